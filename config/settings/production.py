@@ -1,0 +1,22 @@
+"""Production: several daphne processes, a Celery worker and beat, PostgreSQL and Redis.
+
+Reads SECRET_KEY, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS, DATABASE_URL, REDIS_URL and the EMAIL_* variables.
+"""
+
+import os
+
+from .base import *  # noqa: F401,F403
+from .base import STORAGES, env_bool
+
+DEBUG = False
+SECRET_KEY = os.environ["SECRET_KEY"]
+STORAGES["staticfiles"] = {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+SESSION_COOKIE_SECURE = True
+CSRF_COOKIE_SECURE = True
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+SECURE_HSTS_PRELOAD = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"

@@ -1,0 +1,20 @@
+"""Shared test set-up.
+
+Under CI (`SVARA_CI=1`, set by .ci/run) nothing may be skipped: a test that would skip (no PostgreSQL, no Redis,
+no Chromium) fails instead, so a missing service can never turn into a silently green run.
+"""
+
+import os
+
+import pytest
+
+IN_CI = os.environ.get("SVARA_CI") == "1"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if IN_CI and report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        report.longrepr = f"skipped under CI, which must run everything: {report.longrepr}"
