@@ -71,6 +71,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.balance",
             ],
         },
     },
@@ -176,3 +177,12 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+
+# --- tables: clocks and presence ---
+# Multiplies every game clock (RULES §9); tests of real timeouts set it below 1 to run fast.
+SVARA_CLOCK_SCALE = float(os.environ.get("SVARA_CLOCK_SCALE", "1.0"))
+# A player with no connection this long stands up (RULES §9); an empty table closes after SVARA_IDLE_TABLE_SECONDS.
+SVARA_OFFLINE_SECONDS = float(os.environ.get("SVARA_OFFLINE_SECONDS", "120"))
+SVARA_IDLE_TABLE_SECONDS = float(os.environ.get("SVARA_IDLE_TABLE_SECONDS", "600"))
+# Fixed decks for deals (tests only): never on outside test settings, never reachable from a client message.
+SVARA_TEST_DECKS = False

@@ -1,5 +1,7 @@
 """Test settings: fast hashing, mail to the outbox; the database and Redis still come from the environment."""
 
+import os
+
 from .base import *  # noqa: F401,F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -8,3 +10,9 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+
+# Fixed decks may be queued for deals by tests (tables.services.queue_test_deck); off everywhere else.
+SVARA_TEST_DECKS = True
+# A file, not memory, so a daphne subprocess started by the live tests shares the test database; one per run.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    DATABASES["default"]["TEST"] = {"NAME": f"/tmp/svara-test-{os.getpid()}.sqlite3"}  # noqa: F405
