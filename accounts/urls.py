@@ -1,2 +1,8 @@
+from django.urls import path
+
+from . import views
+
 app_name = "accounts"
-urlpatterns = []
+urlpatterns = [
+    path("profile/", views.profile, name="profile"),
+]
