@@ -1,0 +1,69 @@
+"""The production settings pass Django's deployment checks, and the embedded defaults need no server."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_check_deploy_is_clean_with_production_settings():
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        SECRET_KEY="x7Rk2-production-like-secret-key-that-is-long-and-random-9fQ3zLw0pV8sY1",
+        ALLOWED_HOSTS="svara.example.com",
+        DEBUG="0",
+    )
+    result = run_manage("check", "--deploy", "--fail-level", "WARNING", env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_settings_refuse_to_start_without_a_secret_key():
+    env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings.production"
+    result = run_manage("check", env=env)
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr
+
+
+def test_embedded_defaults_use_sqlite_memory_layer_and_memory_broker():
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings.base"
+    code = (
+        "import django;django.setup();from django.conf import settings as s;"
+        "print(s.DATABASES['default']['ENGINE'], s.CHANNEL_LAYERS['default']['BACKEND'], s.CELERY_BROKER_URL)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert result.stdout.split() == [
+        "django.db.backends.sqlite3",
+        "channels.layers.InMemoryChannelLayer",
+        "memory://",
+    ], result.stderr
+
+
+def test_database_url_and_redis_url_switch_to_postgresql_and_redis():
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings.base",
+        DATABASE_URL="postgres://postgres@127.0.0.1:5432/svara",
+        REDIS_URL="redis://127.0.0.1:6379/0",
+    )
+    code = (
+        "import django;django.setup();from django.conf import settings as s;"
+        "print(s.DATABASES['default']['ENGINE'], s.CHANNEL_LAYERS['default']['BACKEND'], s.CELERY_BROKER_URL)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert result.stdout.split() == [
+        "django.db.backends.postgresql",
+        "channels_redis.core.RedisChannelLayer",
+        "redis://127.0.0.1:6379/0",
+    ], result.stderr
