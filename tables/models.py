@@ -1,0 +1,138 @@
+"""Tables, who sits where, the stored state of each table's play, hand histories, and client message ids.
+
+The engine's `TableState` is the truth of a table's play; it is stored here as JSON with its version and its running
+clock (kind and deadline), written only by `tables.services` under the table row's lock.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Family(models.TextChoices):
+    CLASSIC = "classic", "classic (36 cards, shakha 6♣)"
+    BULGARIAN = "bulgarian", "bulgarian (32 cards, wild 7♣)"
+
+
+# RULES: 2–6 seats classic, 2–8 bulgarian.
+SEATS_BY_FAMILY = {Family.CLASSIC: (2, 6), Family.BULGARIAN: (2, 8)}
+
+
+class TableStatus(models.TextChoices):
+    OPEN = "open", "open"
+    CLOSED = "closed", "closed"
+
+
+class Table(models.Model):
+    family = models.CharField(max_length=16, choices=Family.choices, default=Family.CLASSIC)
+    ante = models.PositiveIntegerField()
+    seats = models.PositiveSmallIntegerField()
+    bots_allowed = models.BooleanField(default=False)
+    status = models.CharField(max_length=8, choices=TableStatus.choices, default=TableStatus.OPEN, db_index=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="tables_created"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    # The engine's TableState.to_json(); `version` mirrors state.version (+1 on every applied action).
+    state = models.JSONField(default=dict, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    # The running clock (RULES §9): what it waits for and until when; indexed for the overdue-clock sweeper.
+    clock_kind = models.CharField(max_length=16, blank=True, default="")
+    clock_seats = models.JSONField(default=list, blank=True)
+    clock_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Since when nobody sits here (None while somebody does): an empty table closes after a while.
+    empty_since = models.DateTimeField(null=True, blank=True)
+    # Fixed decks for the next deals; only read when settings.SVARA_TEST_DECKS is on (test settings).
+    test_decks = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(ante__gt=0), name="tables_ante_positive"),
+            models.CheckConstraint(condition=Q(seats__gte=2, seats__lte=8), name="tables_seats_2_to_8"),
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.pk} ({self.family}, ante {self.ante}, {self.seats} seats)"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == TableStatus.OPEN
+
+    @property
+    def group_name(self) -> str:
+        return f"table-{self.pk}"
+
+
+class TableSeat(models.Model):
+    """Who holds which seat, mirrored from the engine state after every change (one seat per player per table)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="occupied_seats")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_seats")
+    stack = models.PositiveIntegerField(default=0)
+    seated_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table_id", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="tables_one_player_per_seat"),
+            models.UniqueConstraint(fields=["table", "user"], name="tables_one_seat_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} at seat {self.seat} of table {self.table_id}"
+
+
+class Presence(models.Model):
+    """Open WebSocket connections of one user to one table, counted in the database so any process may serve them."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presences")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_presences")
+    connections = models.IntegerField(default=0)
+    connected_at = models.DateTimeField(null=True, blank=True)
+    # The last connect or disconnect: with no connection since this long ago, the player is offline (§9).
+    changed_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "user"], name="tables_one_presence_per_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} at table {self.table_id}: {self.connections} connection(s)"
+
+
+class Deal(models.Model):
+    """A hand history: the engine's events from the deal's start to its end."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveIntegerField()
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    events = models.JSONField(default=list, blank=True)
+    pot = models.PositiveIntegerField(default=0)
+    rake = models.PositiveIntegerField(default=0)
+    winners = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["table_id", "number"]
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="tables_one_deal_number")]
+
+    def __str__(self) -> str:
+        return f"deal {self.number} at table {self.table_id}"
+
+
+class ClientMessage(models.Model):
+    """A client-chosen message id and the answer given to it: a repeated id gets the same answer, never a second run."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="client_messages")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    client_id = models.CharField(max_length=64)
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user", "client_id"], name="tables_one_answer_per_client_id")
+        ]
