@@ -16,3 +16,6 @@ SVARA_TEST_DECKS = True
 # A file, not memory, so a daphne subprocess started by the live tests shares the test database; one per run.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     DATABASES["default"]["TEST"] = {"NAME": f"/tmp/svara-test-{os.getpid()}.sqlite3"}  # noqa: F405
+
+# Many sign-ups and logins from one address in a run; allauth's limits stay on outside tests.
+ACCOUNT_RATE_LIMITS = False

@@ -1,0 +1,94 @@
+"""Sign-up and profile forms: the display name other players see, validated the same way everywhere."""
+
+from __future__ import annotations
+
+import re
+
+from allauth.account.forms import SignupForm as AllauthSignupForm
+from django import forms
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+DISPLAY_NAME_MIN = 2
+DISPLAY_NAME_MAX = 32
+# Unicode letters and digits (players write in Cyrillic as often as Latin), plus space, underscore, hyphen, dot.
+_ALLOWED = re.compile(r"^[\w .\-]+$")
+_HAS_LETTER_OR_DIGIT = re.compile(r"[^\W_]")
+
+DISPLAY_NAME_HELP = (
+    f"{DISPLAY_NAME_MIN}–{DISPLAY_NAME_MAX} characters: letters, digits, spaces and _ - . "
+    "Shown to the other players at the tables."
+)
+
+
+def clean_display_name(value: str, *, user=None) -> str:
+    """Normalise and check a display name; raise ValidationError with a message a player understands.
+
+    Names are compared without regard to case, so "Ivan" and "ivan" cannot both sit at a table."""
+    name = " ".join((value or "").split())  # trim, and one space between words
+    if len(name) < DISPLAY_NAME_MIN:
+        raise ValidationError(
+            f"Your display name must be at least {DISPLAY_NAME_MIN} characters long.", code="too_short"
+        )
+    if len(name) > DISPLAY_NAME_MAX:
+        raise ValidationError(
+            f"Your display name can be at most {DISPLAY_NAME_MAX} characters long (it has {len(name)}).",
+            code="too_long",
+        )
+    if not _ALLOWED.match(name):
+        raise ValidationError(
+            "Use only letters, digits, spaces and the characters _ - . in your display name.", code="bad_chars"
+        )
+    if not _HAS_LETTER_OR_DIGIT.search(name):
+        raise ValidationError("Your display name needs at least one letter or digit.", code="no_letters")
+    taken = get_user_model().objects.filter(display_name__iexact=name)
+    if user is not None and user.pk is not None:
+        taken = taken.exclude(pk=user.pk)
+    if taken.exists():
+        raise ValidationError(
+            f"The display name “{name}” is already taken. Please choose another one.", code="taken"
+        )
+    return name
+
+
+def display_name_field(**kwargs) -> forms.CharField:
+    return forms.CharField(
+        label="Display name",
+        min_length=None,
+        max_length=64,  # the real limit is checked (with a clearer message) in clean_display_name
+        help_text=DISPLAY_NAME_HELP,
+        widget=forms.TextInput(attrs={"autocomplete": "nickname", "placeholder": "How others see you"}),
+        **kwargs,
+    )
+
+
+class SignupForm(AllauthSignupForm):
+    """allauth's sign-up (e-mail + password twice) with the display name added."""
+
+    field_order = ["email", "display_name", "password1", "password2"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["display_name"] = display_name_field()
+        if hasattr(self, "field_order"):
+            self.order_fields(self.field_order)
+
+    def clean_display_name(self) -> str:
+        return clean_display_name(self.cleaned_data.get("display_name", ""))
+
+    def save(self, request):
+        # The user row and its EmailAddress row are written together or not at all.
+        with transaction.atomic():
+            return super().save(request)
+
+
+class ProfileForm(forms.ModelForm):
+    display_name = display_name_field()
+
+    class Meta:
+        model = get_user_model()
+        fields = ["display_name"]
+
+    def clean_display_name(self) -> str:
+        return clean_display_name(self.cleaned_data.get("display_name", ""), user=self.instance)
