@@ -1,0 +1,159 @@
+"""The chip ledger: accounts that hold chips and the immutable transfers between them.
+
+Double entry: every transfer takes chips from one account and gives them to another, so the balances of all
+accounts always sum to zero. The treasury is where staff credits come from, so it alone runs negative; its
+negation is the number of chips in circulation.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+class AccountKind(models.TextChoices):
+    BALANCE = "balance", "player balance"
+    STACK = "stack", "stack at a table"
+    POT = "pot", "table pot"
+    HOUSE = "house", "house rake"
+    TREASURY = "treasury", "treasury"
+    BOTS_POOL = "bots_pool", "bots' pool"
+
+
+# Accounts of which there is exactly one.
+SINGLETON_KINDS = (AccountKind.HOUSE, AccountKind.TREASURY, AccountKind.BOTS_POOL)
+
+
+class LedgerAccount(models.Model):
+    kind = models.CharField(max_length=16, choices=AccountKind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ledger_accounts",
+    )
+    # A plain integer, not a foreign key: the wallet must not depend on the tables app.
+    table_id = models.BigIntegerField(null=True, blank=True)
+    # Maintained in the same transaction as every transfer; audit_ledger re-derives it from the transfers.
+    balance = models.BigIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind=AccountKind.TREASURY) | Q(balance__gte=0),
+                name="wallet_account_balance_not_negative",
+                violation_error_message="Only the treasury may hold a negative balance.",
+            ),
+            # Each kind has exactly the owner fields it needs.
+            models.CheckConstraint(
+                condition=(
+                    Q(kind=AccountKind.BALANCE, user__isnull=False, table_id__isnull=True)
+                    | Q(kind=AccountKind.STACK, user__isnull=False, table_id__isnull=False)
+                    | Q(kind=AccountKind.POT, user__isnull=True, table_id__isnull=False)
+                    | Q(kind__in=SINGLETON_KINDS, user__isnull=True, table_id__isnull=True)
+                ),
+                name="wallet_account_owner_matches_kind",
+            ),
+            models.UniqueConstraint(
+                fields=["user"], condition=Q(kind=AccountKind.BALANCE), name="wallet_one_balance_per_user"
+            ),
+            models.UniqueConstraint(
+                fields=["user", "table_id"],
+                condition=Q(kind=AccountKind.STACK),
+                name="wallet_one_stack_per_seat",
+            ),
+            models.UniqueConstraint(
+                fields=["table_id"], condition=Q(kind=AccountKind.POT), name="wallet_one_pot_per_table"
+            ),
+            models.UniqueConstraint(
+                fields=["kind"], condition=Q(kind__in=SINGLETON_KINDS), name="wallet_one_singleton_per_kind"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.kind == AccountKind.BALANCE:
+            return f"balance of {self.user}"
+        if self.kind == AccountKind.STACK:
+            return f"stack of {self.user} at table {self.table_id}"
+        if self.kind == AccountKind.POT:
+            return f"pot of table {self.table_id}"
+        return self.get_kind_display()
+
+
+class TransferKind(models.TextChoices):
+    CREDIT = "credit", "staff credit"
+    DEBIT = "debit", "staff debit"
+    BUY_IN = "buy_in", "table buy-in"
+    ADD_CHIPS = "add_chips", "chips added"
+    CASH_OUT = "cash_out", "cash-out"
+    BET = "bet", "paid into the pot"
+    PAY_OUT = "pay_out", "won from the pot"
+    RAKE = "rake", "rake"
+    BOT_SEED = "bot_seed", "bots' pool funded"
+    BOT_BUY_IN = "bot_buy_in", "bot buy-in"
+    BOT_CASH_OUT = "bot_cash_out", "bot cash-out"
+
+
+class ImmutableTransferError(Exception):
+    """A transfer was about to be changed or deleted; corrections are new transfers."""
+
+
+class TransferQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise ImmutableTransferError("Transfers are immutable; record a correcting transfer instead.")
+
+    def delete(self):
+        raise ImmutableTransferError("Transfers are immutable; record a correcting transfer instead.")
+
+    def bulk_update(self, objs, fields, batch_size=None):
+        raise ImmutableTransferError("Transfers are immutable; record a correcting transfer instead.")
+
+
+class Transfer(models.Model):
+    # Chosen by the caller; the same key twice moves chips once.
+    key = models.CharField(max_length=200, unique=True)
+    kind = models.CharField(max_length=16, choices=TransferKind.choices)
+    source = models.ForeignKey(LedgerAccount, on_delete=models.PROTECT, related_name="outgoing")
+    destination = models.ForeignKey(LedgerAccount, on_delete=models.PROTECT, related_name="incoming")
+    amount = models.BigIntegerField()
+    memo = models.CharField(max_length=255, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The staff member who made a credit or debit.",
+    )
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    # For finance reports (rake by table and by family) without a foreign key into the tables app.
+    table_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    family = models.CharField(max_length=16, blank=True)
+
+    objects = TransferQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        permissions = [("adjust_balance", "Can credit or debit a player's balance")]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="wallet_transfer_amount_positive"),
+            models.CheckConstraint(
+                condition=~Q(source=models.F("destination")), name="wallet_transfer_between_two_accounts"
+            ),
+        ]
+        indexes = [models.Index(fields=["kind", "created_at"], name="wallet_transfer_kind_time")]
+
+    def __str__(self) -> str:
+        return f"{self.amount} {self.get_kind_display()}: {self.source} → {self.destination}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise ImmutableTransferError("Transfers are immutable; record a correcting transfer instead.")
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ImmutableTransferError("Transfers are immutable; record a correcting transfer instead.")
