@@ -64,7 +64,9 @@ def _score_classic(a: tuple, b: tuple, c: tuple) -> tuple[float, str | None]:
         return (32.5, None)
     if wa or wb or wc:
         # The shakha sits out of the suits and adds 11 to the best suit of the other two (rule 5).
-        points = WILD_BONUS + (_best_suit_of_two(b, c) if wa else _best_suit_of_two(a, c) if wb else _best_suit_of_two(a, b))
+        points = WILD_BONUS + (
+            _best_suit_of_two(b, c) if wa else _best_suit_of_two(a, c) if wb else _best_suit_of_two(a, b)
+        )
     elif sa == sb:
         points = va + vb + vc if sb == sc else max(va + vb, vc)
     elif sa == sc:
