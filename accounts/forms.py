@@ -58,6 +58,7 @@ def display_name_field(**kwargs) -> forms.CharField:
         min_length=None,
         max_length=64,  # the real limit is checked (with a clearer message) in clean_display_name
         help_text=DISPLAY_NAME_HELP,
+        error_messages={"required": "Please choose a display name: it is how the other players see you."},
         widget=forms.TextInput(attrs={"autocomplete": "nickname", "placeholder": "How others see you"}),
         **kwargs,
     )
