@@ -38,7 +38,8 @@ def clean_display_name(value: str, *, user=None) -> str:
         )
     if not _ALLOWED.match(name):
         raise ValidationError(
-            "Use only letters, digits, spaces and the characters _ - . in your display name.", code="bad_chars"
+            "Use only letters, digits, spaces and the characters _ - . in your display name.",
+            code="bad_chars",
         )
     if not _HAS_LETTER_OR_DIGIT.search(name):
         raise ValidationError("Your display name needs at least one letter or digit.", code="no_letters")

@@ -61,7 +61,9 @@ def test_register_verify_login_and_see_the_balance_staff_credited(client, staff)
     credit(user, 1500, reason="welcome chips", staff=staff)
 
     logged_in = client.post(
-        LOGIN, {"login": "vera@example.com", "password": PASSWORD, "next": reverse("accounts:profile")}, follow=True
+        LOGIN,
+        {"login": "vera@example.com", "password": PASSWORD, "next": reverse("accounts:profile")},
+        follow=True,
     )
     assert logged_in.status_code == 200
     assert logged_in.context["user"] == user
