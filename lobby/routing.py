@@ -1,1 +1,5 @@
-websocket_urlpatterns = []
+from django.urls import re_path
+
+from .consumers import LobbyConsumer
+
+websocket_urlpatterns = [re_path(r"^ws/lobby/$", LobbyConsumer.as_asgi())]

@@ -28,9 +28,15 @@ class Table(models.Model):
     ante = models.PositiveIntegerField()
     seats = models.PositiveSmallIntegerField()
     bots_allowed = models.BooleanField(default=False)
-    status = models.CharField(max_length=8, choices=TableStatus.choices, default=TableStatus.OPEN, db_index=True)
+    status = models.CharField(
+        max_length=8, choices=TableStatus.choices, default=TableStatus.OPEN, db_index=True
+    )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="tables_created"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tables_created",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
@@ -90,7 +96,9 @@ class Presence(models.Model):
     """Open WebSocket connections of one user to one table, counted in the database so any process may serve them."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presences")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_presences")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_presences"
+    )
     connections = models.IntegerField(default=0)
     connected_at = models.DateTimeField(null=True, blank=True)
     # The last connect or disconnect: with no connection since this long ago, the player is offline (§9).
@@ -134,5 +142,10 @@ class ClientMessage(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["table", "user", "client_id"], name="tables_one_answer_per_client_id")
+            models.UniqueConstraint(
+                fields=["table", "user", "client_id"], name="tables_one_answer_per_client_id"
+            )
         ]
+
+    def __str__(self) -> str:
+        return f"message {self.client_id!r} of {self.user_id} at table {self.table_id}"

@@ -1,1 +1,5 @@
-websocket_urlpatterns = []
+from django.urls import re_path
+
+from .consumers import TableConsumer
+
+websocket_urlpatterns = [re_path(r"^ws/tables/(?P<table_id>\d+)/$", TableConsumer.as_asgi())]

@@ -1,0 +1,62 @@
+"""Staff: tables (close one: everybody stood up and cashed out through the door) and deals (hand histories)."""
+
+from django.contrib import admin, messages
+
+from . import services
+from .models import Deal, Table, TableSeat
+
+
+class TableSeatInline(admin.TabularInline):
+    model = TableSeat
+    extra = 0
+    can_delete = False
+    readonly_fields = ["seat", "user", "stack", "seated_at"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = [
+        "id",
+        "family",
+        "ante",
+        "seats",
+        "bots_allowed",
+        "status",
+        "version",
+        "clock_kind",
+        "created_at",
+    ]
+    list_filter = ["status", "family", "bots_allowed"]
+    # The state is written only through the door; staff read it here.
+    readonly_fields = [
+        "status", "version", "state", "clock_kind", "clock_seats", "clock_deadline", "empty_since",
+        "created_by", "created_at", "closed_at", "test_decks",
+    ]  # fmt: skip
+    inlines = [TableSeatInline]
+    actions = ["close_tables"]
+
+    @admin.action(description="Close the selected tables (stand everybody up and cash out)")
+    def close_tables(self, request, queryset):
+        for table in queryset:
+            try:
+                services.close_table(table.pk, staff=request.user)
+            except services.DoorError as error:
+                self.message_user(request, f"Table {table.pk}: {error.message}", messages.ERROR)
+            else:
+                self.message_user(request, f"Table {table.pk} closed.", messages.SUCCESS)
+
+
+@admin.register(Deal)
+class DealAdmin(admin.ModelAdmin):
+    list_display = ["id", "table", "number", "started_at", "ended_at", "pot", "rake"]
+    list_filter = ["table__family"]
+    readonly_fields = ["table", "number", "started_at", "ended_at", "events", "pot", "rake", "winners"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,9 @@
+"""`table_changed`: sent after every committed change to a table (from `transaction.on_commit`).
+
+Receivers get `table_id`, `version` and `state` (the engine's TableState as committed). The bots part listens to
+schedule bot moves; a receiver must not assume it runs in the process that serves any particular client.
+"""
+
+from django.dispatch import Signal
+
+table_changed = Signal()
