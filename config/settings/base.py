@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "accounts",
     "wallet",
     "tables",
+    "tables.bots",
     "lobby",
 ]
 
