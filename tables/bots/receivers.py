@@ -1,0 +1,21 @@
+"""Listen to `table_changed` and schedule a bot's answer, with a human-like pause, when one is due."""
+
+import logging
+
+from django.dispatch import receiver
+
+from tables.signals import table_changed
+
+log = logging.getLogger(__name__)
+
+
+@receiver(table_changed, dispatch_uid="bots.schedule_bot_moves")
+def schedule_bot_moves(sender, table_id, version, state, **kwargs) -> None:
+    from . import services, tasks
+
+    for seat in services.seats_to_act(state):
+        countdown = services.pause_seconds()
+        try:
+            tasks.bot_act.apply_async((table_id, version, seat), countdown=countdown)
+        except Exception:  # the bot's clock runs anyway: a lost move times out like anyone's
+            log.exception("could not schedule the bot at table %s seat %s (v%s)", table_id, seat, version)
