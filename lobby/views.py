@@ -6,12 +6,70 @@ server's door); points come from the engine's `hand_points`.
 
 from __future__ import annotations
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from tables import selectors, services
 from tables.engine.cards import FAMILIES, CardError, deck, format_hand, parse_hand, wild_card
 from tables.engine.points import hand_points
+
+from .forms import CreateTableForm, QuickSeatForm
+
+# --- the lobby --------------------------------------------------------------------------------------------------
+
+
+def _lobby(request, form=None, status=200):
+    context = {
+        "tables": selectors.open_tables(),
+        "form": form or CreateTableForm(),
+        "quick_form": QuickSeatForm(request.GET or None),
+    }
+    return render(request, "lobby/lobby.html", context, status=status)
+
+
+@require_GET
+def lobby(request):
+    return _lobby(request)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def create_table(request):
+    """Create a table and go to it; a refused form shows its errors and creates nothing."""
+    if request.method == "GET":
+        return redirect("lobby:lobby")
+    form = CreateTableForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            table = services.create_table(
+                request.user, data["family"], data["ante"], data["seats"], bots_allowed=data["bots_allowed"]
+            )
+        except services.DoorError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect("tables:table", table_id=table.pk)
+    return _lobby(request, form=form, status=400)
+
+
+@require_POST
+def quick_seat(request):
+    """The fullest fitting open table with a free seat (a game starts sooner there); the table page then offers
+    the buy-in for a free seat. None fits: back to the lobby with a message."""
+    form = QuickSeatForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Quick seat: " + " ".join(e for errs in form.errors.values() for e in errs))
+        return redirect("lobby:lobby")
+    fitting = [t for t in selectors.open_tables() if form.fits(t)]
+    if not fitting:
+        messages.warning(request, "No open table fits with a free seat: create one below.")
+        return redirect("lobby:lobby")
+    best = max(fitting, key=lambda t: (t["seats_taken"], -t["id"]))
+    return redirect(f"{best['url']}#sit")
+
 
 # --- Count the hand ---------------------------------------------------------------------------------------------
 

@@ -1,2 +1,9 @@
+from django.urls import path
+
+from . import views
+
 app_name = "tables"
-urlpatterns = []
+urlpatterns = [
+    path("<int:table_id>/", views.table_page, name="table"),
+    path("balance/", views.balance, name="balance"),
+]

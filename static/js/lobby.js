@@ -1,0 +1,106 @@
+// The lobby: the open tables, live over /ws/lobby/ (docs/protocol.md), filtered in the page.
+const root = document.getElementById("lobby");
+const list = document.getElementById("table-list");
+const empty = document.getElementById("table-empty");
+const filters = {
+  family: document.getElementById("filter-family"),
+  anteMin: document.getElementById("filter-ante-min"),
+  anteMax: document.getElementById("filter-ante-max"),
+  bots: document.getElementById("filter-bots"),
+  free: document.getElementById("filter-free"),
+};
+let tables = JSON.parse(document.getElementById("lobby-tables").textContent) || [];
+let previous = new Map(tables.map((t) => [t.id, JSON.stringify(t)]));
+let retry = 0;
+
+function node(tag, className, text) {
+  const n = document.createElement(tag);
+  if (className) n.className = className;
+  if (text !== undefined) n.textContent = String(text);
+  return n;
+}
+
+function fits(t) {
+  const family = filters.family.value;
+  const low = Number(filters.anteMin.value) || null;
+  const high = Number(filters.anteMax.value) || null;
+  if (family && t.family !== family) return false;
+  if (low != null && t.ante < low) return false;
+  if (high != null && t.ante > high) return false;
+  if (filters.bots.value === "yes" && !t.bots_allowed) return false;
+  if (filters.bots.value === "no" && t.bots_allowed) return false;
+  if (filters.free.checked && t.seats_taken >= t.seats) return false;
+  return true;
+}
+
+function row(t, changed) {
+  const li = node("li", "table-row");
+  li.dataset.tableId = t.id;
+  li.dataset.family = t.family;
+  if (changed) li.classList.add("just-changed");
+  const badge = node("span", `table-badge ${t.family}`, t.ante);
+  badge.title = `ante ${t.ante}`;
+  li.append(badge);
+  const main = node("div", "table-main");
+  main.append(node("div", "table-title", `Table ${t.id} · ${t.family}`));
+  const meta = node("div", "table-meta");
+  meta.append(node("span", "", `ante ${t.ante}`));
+  const seats = node("span", "table-seats");
+  const dots = node("span", "seat-dots");
+  for (let i = 0; i < t.seats; i++) dots.append(node("span", `seat-dot${i < t.seats_taken ? " taken" : ""}`));
+  seats.append(dots, document.createTextNode(` ${t.seats_taken}/${t.seats} seats`));
+  seats.dataset.taken = t.seats_taken;
+  meta.append(seats);
+  if (t.bots_allowed) meta.append(node("span", "badge badge-info", "bots"));
+  main.append(meta);
+  const names = (t.players || []).map((p) => p.name + (p.is_bot ? " 🤖" : ""));
+  main.append(node("div", "table-players", names.length ? names.join(", ") : "nobody yet"));
+  li.append(main);
+  const actions = node("div", "table-actions");
+  if (t.seats_taken < t.seats) {
+    const sit = node("a", "btn btn-small btn-primary", "Sit");
+    sit.href = `${t.url}#sit`;
+    actions.append(sit);
+  }
+  const watch = node("a", "btn btn-small btn-ghost", "Watch");
+  watch.href = t.url;
+  actions.append(watch);
+  li.append(actions);
+  return li;
+}
+
+function render() {
+  const shown = tables.filter(fits);
+  const next = new Map(tables.map((t) => [t.id, JSON.stringify(t)]));
+  list.replaceChildren(...shown.map((t) => row(t, previous.size && previous.get(t.id) !== next.get(t.id))));
+  previous = next;
+  empty.hidden = shown.length > 0;
+}
+
+function setLive(state, text) {
+  document.getElementById("live-dot").className = `live-dot ${state}`;
+  document.getElementById("live-text").textContent = text;
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const socket = new WebSocket(`${scheme}//${location.host}${root.dataset.wsPath}`);
+  socket.addEventListener("open", () => { retry = 0; setLive("on", "Live: updates as seats are taken"); });
+  socket.addEventListener("message", (e) => {
+    let msg;
+    try { msg = JSON.parse(e.data); } catch { return; }
+    if (msg.type === "lobby" && Array.isArray(msg.tables)) {
+      tables = msg.tables;
+      render();
+    }
+  });
+  socket.addEventListener("close", () => {
+    const delay = Math.min(10000, 500 * 2 ** retry++) * (0.75 + Math.random() * 0.5);
+    setLive("off", `Connection lost — retrying in ${Math.ceil(delay / 1000)} s`);
+    setTimeout(connect, delay);
+  });
+}
+
+for (const input of Object.values(filters)) input.addEventListener("input", render);
+render();
+connect();
