@@ -217,8 +217,8 @@ def chance_to_win(situation: Situation, profile: Profile) -> float:
 def _random_legal(kinds: dict, rng: random.Random, situation: Situation) -> dict:
     """A mistake: any legal action, amounts kept to about the pot (even a careless player rarely shoves)."""
     choices = sorted(kinds)
-    if "check" in kinds and "fold" in kinds:
-        choices.remove("fold")  # nobody folds what costs nothing, not even by mistake
+    if "fold" in choices and len(choices) > 1 and ("check" in kinds or equity_of(situation) >= MONSTER):
+        choices.remove("fold")  # nobody folds what costs nothing, or the top hands, not even by mistake
     kind = rng.choice(choices)
     if kind == "open":
         return _open_next(situation)
