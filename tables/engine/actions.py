@@ -1,0 +1,51 @@
+"""What a player (or the clock) asks of a table, what he may ask, and what is waited for."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+KINDS = frozenset(
+    (
+        "sit", "stand", "add_chips", "sit_out", "back", "new_deal",
+        "open", "check", "bet", "call", "raise", "fold", "blind", "dark",
+        "show", "fold_hand", "split", "play_on", "buy_in", "decline", "timeout",
+    )
+)
+
+# RULES.md §9: how long each clock runs, in seconds. The engine never reads the time; the server does.
+CLOCK_SECONDS = {"move": 20, "show": 3, "split": 10, "svara_buy_in": 10, "new_deal": 30}
+
+
+class IllegalAction(ValueError):
+    """The action is not allowed now; the message is for the player. Nothing was changed."""
+
+
+class Action(NamedTuple):
+    kind: str
+    seat: int | None = None
+    amount: int | None = None  # sit: the stack; add_chips: chips added; bet/raise/dark: the new LEVEL
+    card: int | None = None  # open: which card, 0..2
+    player: str | None = None  # sit: the opaque player id
+    name: str | None = None  # sit: the name shown at the table
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Action:
+        """An action from a client message; unknown fields are refused, so nothing is silently ignored."""
+        if not isinstance(data, dict):
+            raise IllegalAction("an action is an object with a kind")
+        unknown = set(data) - set(cls._fields)
+        if unknown:
+            raise IllegalAction(f"unknown field(s) in the action: {', '.join(sorted(unknown))}")
+        return cls(**data)
+
+
+class Legal(NamedTuple):
+    kind: str
+    min: int | None = None
+    max: int | None = None
+
+
+class Clock(NamedTuple):
+    kind: str  # move, show, split, svara_buy_in, new_deal
+    seats: list[int]
+    seconds: int

@@ -1,0 +1,371 @@
+"""A table's play (RULES.md §3–§10) as a pure state machine: `TableState.apply(Action)`.
+
+The state changes in place and only through `apply`; an illegal action raises `IllegalAction` before anything
+is touched (every handler validates first, then mutates). Every applied action bumps `version` and returns event
+records. Betting lives in betting.py, the showdown, splits and svaras in showdown.py, what a seat sees in views.py.
+"""
+
+from __future__ import annotations
+
+from .actions import CLOCK_SECONDS, KINDS, Action, Clock, IllegalAction, Legal
+from .betting import BettingMixin
+from .cards import FAMILIES
+from .dealing import deck_indexes, default_rng
+from .seat import Seat
+from .showdown import ShowdownMixin
+from .views import view_of
+
+__all__ = ["Action", "Clock", "IllegalAction", "Legal", "TableState", "MAX_SEATS", "MIN_BUY_IN", "MAX_STACK"]
+
+MAX_SEATS = {"classic": 6, "bulgarian": 8}
+MIN_SEATS = 2
+MIN_BUY_IN = 20  # antes (RULES §10)
+MAX_STACK = 100  # antes: the table buy-in and adding chips (D15)
+
+_DEAL_PHASES = frozenset(("betting", "blind_round", "dark_round", "showdown", "split_choice", "svara_buy_in"))
+
+# Fields saved by to_json, in order (the seats and the last result are handled apart).
+_FIELDS = (
+    "family", "ante", "has_bot", "version", "pot", "rake_taken", "button", "dealer", "deal_no", "phase", "turn",
+    "order", "bet_level", "cap", "blind_last", "must_open", "first_move", "pending", "last_caller",
+    "last_checker", "antes_only", "show_queue", "best", "tied", "svara_chain", "price", "svara_pot",
+    "svara_dealer", "offers", "buyers",
+)
+
+
+class TableState(BettingMixin, ShowdownMixin):
+    __slots__ = _FIELDS + ("seats", "last_result", "_rng", "_events")
+
+    # ----------------------------------------------------------------- creation and storage
+    @classmethod
+    def new(cls, family: str, ante: int, seats: int, *, has_bot: bool = False) -> TableState:
+        if family not in FAMILIES:
+            raise ValueError(f"no such family: {family!r} (one of {', '.join(FAMILIES)})")
+        if not isinstance(ante, int) or isinstance(ante, bool) or ante < 1:
+            raise ValueError("the ante is a whole number of chips, at least 1")
+        if not isinstance(seats, int) or not MIN_SEATS <= seats <= MAX_SEATS[family]:
+            raise ValueError(f"a {family} table has {MIN_SEATS} to {MAX_SEATS[family]} seats")
+        state = cls.__new__(cls)
+        state.family = family
+        state.ante = ante
+        state.has_bot = bool(has_bot)
+        state.version = 0
+        state.seats = [Seat() for _ in range(seats)]
+        state.pot = 0
+        state.rake_taken = 0
+        state.button = -1  # the table's dealer button: the dealer of the last plain deal (D14)
+        state.deal_no = 0
+        state.last_result = None
+        state._reset_deal()
+        state.phase = "waiting"
+        return state
+
+    def _reset_deal(self) -> None:
+        self.dealer = -1  # the running deal's dealer (a svara's own dealer during a svara)
+        self.phase = "waiting"
+        self.turn = -1
+        self.order = []  # seats in the deal, in the order of play: the one after the dealer first
+        self.bet_level = 0  # the highest level
+        self.cap = -1  # after an all-in: the level nobody may pass (D6), else -1
+        self.blind_last = 0  # the last blind (classic) or dark (bulgarian) level in this deal, 0 if none
+        self.must_open = False  # bulgarian: dark betting over, the next bet must be ≥ twice the last dark bet
+        self.first_move = True  # nobody has moved yet: the blind round / dark bet can still start
+        self.pending = 0  # bitmask of seats that still have to act in this betting round
+        self.last_caller = -1
+        self.last_checker = -1
+        self.antes_only = True  # nothing but antes went into the pot (no rake, RULES §8)
+        self.show_queue = []
+        self.best = None
+        self.tied = []
+        self.svara_chain = 0
+        self.price = 0
+        self.svara_pot = 0
+        self.svara_dealer = -1
+        self.offers = []
+        self.buyers = []
+
+    def to_json(self) -> dict:
+        data = {name: getattr(self, name) for name in _FIELDS}
+        data["seats"] = [seat.to_json() for seat in self.seats]
+        data["last_result"] = self.last_result
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> TableState:
+        state = cls.__new__(cls)
+        for name in _FIELDS:
+            value = data[name]
+            setattr(state, name, list(value) if type(value) is list else value)
+        state.seats = [Seat.from_json(seat) for seat in data["seats"]]
+        state.last_result = data["last_result"]
+        return state
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, TableState) and self.to_json() == other.to_json()
+
+    __hash__ = None
+
+    # ----------------------------------------------------------------- what is waited for
+    @property
+    def clock(self) -> Clock | None:
+        phase = self.phase
+        if phase in ("betting", "blind_round", "dark_round"):
+            return Clock("move", [self.turn], CLOCK_SECONDS["move"])
+        if phase == "showdown":
+            return Clock("show", [self.turn], CLOCK_SECONDS["show"])
+        if phase == "split_choice":
+            return Clock("split", [s for s in self.tied if self.seats[s].choice is None], CLOCK_SECONDS["split"])
+        if phase == "svara_buy_in":
+            return Clock("svara_buy_in", [self.turn], CLOCK_SECONDS["svara_buy_in"])
+        # Between deals: the seats that have not pressed New deal, once a deal is possible.
+        active = self._active_seats()
+        unready = [i for i in active if not self.seats[i].ready]
+        if len(active) >= 2 and unready and (self.deal_no > 0 or len(unready) < len(active)):
+            return Clock("new_deal", unready, CLOCK_SECONDS["new_deal"])
+        return None
+
+    def _active_seats(self) -> list[int]:
+        """Seats that would play a deal: seated, not sitting out, at least one ante (RULES §3)."""
+        ante = self.ante
+        return [i for i, s in enumerate(self.seats) if s.player is not None and not s.sitting_out and s.stack >= ante]
+
+    @property
+    def in_deal(self) -> bool:
+        return self.phase in _DEAL_PHASES
+
+    def view(self, seat: int | None = None) -> dict:
+        return view_of(self, seat)
+
+    # ----------------------------------------------------------------- applying an action
+    def apply(self, action: Action, rng=None) -> list[dict]:
+        if not isinstance(action, Action):
+            if isinstance(action, dict):
+                action = Action.from_dict(action)
+            else:
+                raise IllegalAction("not an action")
+        kind = action.kind
+        if kind not in KINDS:
+            raise IllegalAction(f"unknown action: {kind!r}")
+        seat = action.seat
+        if kind != "timeout":
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.seats):
+                raise IllegalAction(f"no such seat: {seat!r}")
+            if kind != "sit" and self.seats[seat].player is None:
+                raise IllegalAction("that seat is empty")
+        elif seat is not None:
+            raise IllegalAction("a timeout belongs to the table's clock, not to a seat")
+        self._rng = rng
+        self._events = events = []
+        getattr(self, "_do_" + kind)(action)  # validates everything first, then changes
+        self.version += 1
+        self._rng = None
+        self._events = None
+        return events
+
+    def _emit(self, type_: str, **fields) -> None:
+        fields["type"] = type_
+        self._events.append(fields)
+
+    def _take_rng(self):
+        if self._rng is None:
+            self._rng = default_rng()
+        return self._rng
+
+    # ----------------------------------------------------------------- seats and chips (RULES §10)
+    def _do_sit(self, action: Action) -> None:
+        seat, player, amount = action.seat, action.player, action.amount
+        if self.seats[seat].player is not None:
+            raise IllegalAction("that seat is taken")
+        if not isinstance(player, str) or not player:
+            raise IllegalAction("a player id is needed to sit")
+        if any(s.player == player for s in self.seats):
+            raise IllegalAction("you already sit at this table")
+        name = action.name if action.name is not None else player
+        if not isinstance(name, str) or not name.strip():
+            raise IllegalAction("a name is needed to sit")
+        low, high = MIN_BUY_IN * self.ante, MAX_STACK * self.ante
+        if not _is_int(amount) or not low <= amount <= high:
+            raise IllegalAction(f"sitting down costs {low} to {high} chips (20 to 100 antes)")
+        s = self.seats[seat]
+        s.player, s.name, s.stack = player, name, amount
+        s.sitting_out = s.ready = s.leaving = False
+        s.clear_deal()
+        self._emit("seated", seat=seat, player=player, name=name, stack=amount)
+
+    def _do_stand(self, action: Action) -> None:
+        seat = action.seat
+        s = self.seats[seat]
+        if s.leaving:
+            raise IllegalAction("you are already leaving: the seat frees when this deal is over")
+        if self.in_deal and (s.in_deal or seat in self.buyers):
+            # RULES §10: leaving mid-deal folds at once; the seat and chips wait for the deal's end.
+            s.leaving = True
+            self._emit("stood", seat=seat, player=s.player, leaving=True)
+            self._leave_deal(seat)
+            return
+        self._emit("stood", seat=seat, player=s.player, leaving=False)
+        was_offered = self.phase == "svara_buy_in" and self.turn == seat
+        self._vacate(seat)
+        if was_offered:
+            self._next_offer()
+        elif self.phase == "waiting":
+            self._maybe_start()
+
+    def _vacate(self, seat: int) -> None:
+        s = self.seats[seat]
+        self._emit("seat_vacated", seat=seat, player=s.player, stack=s.stack)
+        self.seats[seat] = Seat()
+
+    def _do_add_chips(self, action: Action) -> None:
+        seat, amount = action.seat, action.amount
+        s = self.seats[seat]
+        if self.in_deal and (s.in_deal or seat in self.tied):
+            raise IllegalAction("chips can be added between deals only (D15)")
+        if s.leaving:
+            raise IllegalAction("you are leaving this table")
+        room = MAX_STACK * self.ante - s.stack
+        if not _is_int(amount) or amount < 1:
+            raise IllegalAction("add a whole number of chips, at least 1")
+        if amount > room:
+            raise IllegalAction(f"a stack may hold at most 100 antes ({MAX_STACK * self.ante}); you may add {max(room, 0)}")
+        s.stack += amount
+        self._emit("chips_added", seat=seat, player=s.player, amount=amount, stack=s.stack)
+
+    def _do_sit_out(self, action: Action) -> None:
+        s = self.seats[action.seat]
+        if s.sitting_out:
+            raise IllegalAction("you are already sitting out")
+        s.sitting_out = True  # mid-deal it takes effect from the next deal; the running deal goes on
+        s.ready = False
+        self._emit("sat_out", seat=action.seat)
+        if self.phase == "waiting":
+            self._maybe_start()
+
+    def _do_back(self, action: Action) -> None:
+        s = self.seats[action.seat]
+        if not s.sitting_out:
+            raise IllegalAction("you are not sitting out")
+        if s.stack < self.ante:
+            raise IllegalAction("you have less than one ante: add chips to come back (D16)")
+        s.sitting_out = False
+        s.ready = True
+        self._emit("back", seat=action.seat)
+        if self.phase == "waiting":
+            self._maybe_start()
+
+    def _do_new_deal(self, action: Action) -> None:
+        if self.phase != "waiting":
+            raise IllegalAction("a deal is being played")
+        s = self.seats[action.seat]
+        if s.ready and not s.sitting_out:
+            raise IllegalAction("you are ready already")
+        if s.stack < self.ante:
+            raise IllegalAction("you have less than one ante: add chips first (D16)")
+        s.sitting_out = False  # pressing New deal is coming back too
+        s.ready = True
+        self._emit("ready", seat=action.seat)
+        self._maybe_start()
+
+    def _maybe_start(self) -> None:
+        active = self._active_seats()
+        if len(active) >= 2 and all(self.seats[i].ready for i in active):
+            self._start_deal(active)
+
+    # ----------------------------------------------------------------- a deal (RULES §3)
+    def _start_deal(self, active: list[int]) -> None:
+        n = len(self.seats)
+        # The dealer moves one seat clockwise every deal (to the next seat that plays).
+        dealer = next(i % n for i in range(self.button + 1, self.button + 1 + n) if i % n in active)
+        self._reset_deal()
+        self.button = self.dealer = dealer
+        self.deal_no += 1
+        self.last_result = None
+        for s in self.seats:
+            s.clear_deal()
+        self.order = order = [i % n for i in range(dealer + 1, dealer + 1 + n) if i % n in active]
+        ante = self.ante
+        for i in order:
+            s = self.seats[i]
+            s.in_deal = True
+            s.stack -= ante
+            s.all_in = s.stack == 0
+            self.pot += ante
+        self._emit("deal_started", deal_no=self.deal_no, dealer=dealer, seats=list(order))
+        self._emit("ante", seats=list(order), ante=ante, pot=self.pot)
+        self._deal_cards()
+        self._begin_betting()
+
+    def _deal_cards(self) -> None:
+        cards = deck_indexes(self.family)
+        self._take_rng().shuffle(cards)
+        for k, i in enumerate(self.order):
+            self.seats[i].cards = cards[3 * k: 3 * k + 3]
+
+    def _do_open(self, action: Action) -> None:
+        seat, card = action.seat, action.card
+        s = self.seats[seat]
+        if not self.in_deal or not s.in_deal or s.cards is None:
+            raise IllegalAction("you have no cards")
+        if s.folded:
+            raise IllegalAction("you have folded")
+        if not _is_int(card) or not 0 <= card <= 2:
+            raise IllegalAction("choose a card to open: 0, 1 or 2")
+        if s.opened >> card & 1:
+            raise IllegalAction("that card is open already")
+        self._open(seat, card)
+
+    def _open(self, seat: int, card: int) -> None:
+        s = self.seats[seat]
+        s.opened |= 1 << card
+        from .cards import ALL_CARDS
+
+        self._emit("card_opened", seat=seat, index=card, card=str(ALL_CARDS[s.cards[card]]), private_to=seat)
+        self._emit("opened", seat=seat, count=bin(s.opened).count("1"))
+
+    def _end_deal(self) -> None:
+        """The deal (with its svaras) is over: free the seats of those who left, sit out the short (D16)."""
+        self._emit("deal_ended", deal_no=self.deal_no)
+        for i, s in enumerate(self.seats):
+            if s.player is None:
+                continue
+            s.clear_deal()
+            s.ready = False
+            if s.leaving:
+                self._vacate(i)
+            elif s.stack < self.ante and not s.sitting_out:
+                s.sitting_out = True
+                self._emit("sat_out", seat=i, reason="less than one ante (D16)")
+        self._reset_deal()
+
+    # ----------------------------------------------------------------- the clock ran out (RULES §9)
+    def _do_timeout(self, action: Action) -> None:
+        clock = self.clock
+        if clock is None:
+            raise IllegalAction("no clock is running")
+        self._emit("timeout", clock=clock.kind, seats=list(clock.seats))
+        kind = clock.kind
+        if kind == "move":
+            seat = self.turn
+            if self.phase == "betting" and not self.must_open and self._owes(seat) == 0:
+                self._check(seat)
+            else:
+                self._fold(seat)
+        elif kind == "show":
+            self._fold_hand(self.turn)
+        elif kind == "split":
+            for i in clock.seats:
+                self.seats[i].choice = "split"
+                self._emit("split_chosen", seat=i)
+            self._resolve_split_choice()
+        elif kind == "svara_buy_in":
+            self._emit("declined", seat=self.turn)
+            self._next_offer()
+        else:  # new_deal: those who did not press sit out
+            for i in clock.seats:
+                self.seats[i].sitting_out = True
+                self._emit("sat_out", seat=i, reason="no New deal in time")
+            self._maybe_start()
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

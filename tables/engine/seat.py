@@ -1,0 +1,62 @@
+"""One seat of a table: who sits there, his stack, and his part in the running deal."""
+
+from __future__ import annotations
+
+ALL_OPENED = 0b111  # `opened` is a bitmask of the three cards' indexes
+
+
+class Seat:
+    __slots__ = (
+        "player", "name", "stack", "sitting_out", "ready", "leaving",
+        # the running deal (or svara):
+        "in_deal", "cards", "opened", "level", "folded", "all_in", "blind", "shown", "unseen", "choice",
+    )
+
+    def __init__(self) -> None:
+        self.player: str | None = None
+        self.name: str | None = None
+        self.stack = 0
+        self.sitting_out = False
+        self.ready = False  # pressed "New deal" (or came back) since the last deal
+        self.leaving = False  # stood up mid-deal: the seat frees when the deal is over (RULES §10)
+        self.clear_deal()
+
+    def clear_deal(self) -> None:
+        self.in_deal = False
+        self.cards: list[int] | None = None  # card indexes (cards.ALL_CARDS), dealt face down
+        self.opened = 0
+        self.level = 0  # chips put in beyond the ante in this deal (RULES §4)
+        self.folded = False
+        self.all_in = False
+        self.blind = False  # bet blind (classic) or in the dark (bulgarian) in this deal: D5 opens for him
+        self.shown = False
+        self.unseen = False  # folded unseen at the showdown: never revealed
+        self.choice: str | None = None  # "split" / "play_on"
+
+    @property
+    def seated(self) -> bool:
+        return self.player is not None
+
+    @property
+    def has_looked(self) -> bool:
+        return self.opened != 0
+
+    def to_json(self) -> list | None:
+        if self.player is None:
+            return None
+        return [
+            self.player, self.name, self.stack, self.sitting_out, self.ready, self.leaving,
+            self.in_deal, self.cards, self.opened, self.level, self.folded, self.all_in, self.blind,
+            self.shown, self.unseen, self.choice,
+        ]
+
+    @classmethod
+    def from_json(cls, data: list | None) -> Seat:
+        seat = cls()
+        if data is not None:
+            (
+                seat.player, seat.name, seat.stack, seat.sitting_out, seat.ready, seat.leaving,
+                seat.in_deal, seat.cards, seat.opened, seat.level, seat.folded, seat.all_in, seat.blind,
+                seat.shown, seat.unseen, seat.choice,
+            ) = data
+        return seat

@@ -1,0 +1,78 @@
+"""What one seat (or a spectator) may see of a table: the JSON the browser, the bots and the server's hand
+histories read. Shape documented in docs/engine.md ("The view").
+
+Never in a view: an unopened card of anyone else, a hand folded unseen, or a player's own card before he opened
+it (D1, RULES §3 and §6). Cards shown at the showdown are everybody's.
+"""
+
+from __future__ import annotations
+
+from .cards import ALL_CARDS
+from .seat import ALL_OPENED
+
+
+def _status(s) -> str:
+    if s.leaving:
+        return "leaving"
+    if s.in_deal:
+        if s.folded:
+            return "folded"
+        if s.all_in:
+            return "all_in"
+        return "playing"
+    if s.sitting_out:
+        return "sitting_out"
+    return "waiting"
+
+
+def view_of(state, seat: int | None) -> dict:
+    seats = state.seats
+    viewer = seat if isinstance(seat, int) and 0 <= seat < len(seats) and seats[seat].player is not None else None
+    in_play = state.phase != "waiting"
+    out_seats = []
+    for i, s in enumerate(seats):
+        if s.player is None:
+            out_seats.append(None)
+            continue
+        dealt = in_play and s.in_deal and s.cards is not None
+        cards = []
+        points = hand_name = None
+        if dealt:
+            public = s.shown and not s.unseen
+            mine = i == viewer
+            cards = [
+                str(ALL_CARDS[c]) if public or (mine and s.opened >> k & 1) else None
+                for k, c in enumerate(s.cards)
+            ]
+            if public or (mine and s.opened == ALL_OPENED):
+                p = state._points(i)
+                points, hand_name = p.points, p.name
+        out_seats.append(
+            {
+                "seat": i, "player": s.player, "name": s.name, "stack": s.stack,
+                "level": s.level if dealt else 0, "status": _status(s) if in_play else (
+                    "leaving" if s.leaving else "sitting_out" if s.sitting_out else "waiting"),
+                "in_deal": dealt, "ready": s.ready, "is_dealer": in_play and i == state.dealer,
+                "opened": bin(s.opened).count("1") if dealt else 0, "has_looked": dealt and s.opened != 0,
+                "blind": dealt and s.blind, "cards": cards, "shown": dealt and s.shown and not s.unseen,
+                "points": points, "hand_name": hand_name,
+            }
+        )
+    clock = state.clock
+    svara = None
+    if state.phase == "svara_buy_in":
+        svara = {
+            "tied": list(state.tied), "price": state.price, "offer_to": state.turn if state.turn >= 0 else None,
+            "buyers": list(state.buyers), "pot": state.svara_pot,
+        }
+    legal = []
+    if viewer is not None:
+        legal = [{"kind": lg.kind, "min": lg.min, "max": lg.max} for lg in state.legal_actions(viewer)]
+    return {
+        "version": state.version, "family": state.family, "ante": state.ante, "deal_no": state.deal_no,
+        "phase": state.phase, "you": viewer, "turn": state.turn if state.turn >= 0 else None,
+        "dealer": state.dealer if state.dealer >= 0 else None, "button": state.button if state.button >= 0 else None,
+        "pot": state.pot, "bet_level": state.bet_level, "svara_chain": state.svara_chain,
+        "clock": {"kind": clock.kind, "seats": list(clock.seats), "seconds": clock.seconds} if clock else None,
+        "seats": out_seats, "legal": legal, "svara": svara, "last_result": state.last_result,
+    }
