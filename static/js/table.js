@@ -741,3 +741,6 @@ function offerSeatFromHash() {
   }, 100);
 }
 offerSeatFromHash();
+
+// For tests and the console: the last snapshot as received (what this viewer may see, nothing more).
+window.svaraSnapshot = () => snap;
