@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 
 from allauth.account.forms import SignupForm as AllauthSignupForm
+from allauth.account.internal import flows
 from django import forms
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 DISPLAY_NAME_MIN = 2
 DISPLAY_NAME_MAX = 32
@@ -83,6 +84,15 @@ class SignupForm(AllauthSignupForm):
         # The user row and its EmailAddress row are written together or not at all.
         with transaction.atomic():
             return super().save(request)
+
+    def try_save(self, request):
+        try:
+            return super().try_save(request)
+        except IntegrityError:
+            # Someone signed up with this e-mail between our check and our write (the database's unique e-mail
+            # refused the second row; the atomic save left nothing behind). Answer as allauth does for a taken
+            # address found late: the owner gets an "account already exists" e-mail, no second account is made.
+            return None, flows.signup.prevent_enumeration(request, email=self.cleaned_data.get("email"))
 
 
 class ProfileForm(forms.ModelForm):

@@ -4,9 +4,15 @@ import re
 
 import pytest
 from allauth.account.models import EmailAddress
+from allauth.core import context
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.messages.storage.fallback import FallbackStorage
+from django.contrib.sessions.backends.db import SessionStore
 from django.core import mail
 from django.urls import reverse
+
+from accounts.forms import SignupForm
 
 from .conftest import PASSWORD, make_verified_user
 
@@ -156,3 +162,31 @@ def test_signup_with_an_email_that_was_once_a_username_still_works(client):
     assert response.status_code == 302
     newcomer = User.objects.get(email="old@example.com")
     assert newcomer.username != "old@example.com"
+
+
+@pytest.mark.django_db
+def test_email_taken_between_check_and_save_creates_no_second_account(rf, client):
+    # The race of two simultaneous sign-ups: the form was validated, then the same e-mail got registered.
+    data = {
+        "email": "race@example.com",
+        "display_name": "Racer",
+        "password1": PASSWORD,
+        "password2": PASSWORD,
+    }
+    form = SignupForm(data=data)
+    assert form.is_valid(), form.errors
+    first = make_verified_user("race@example.com", "First")
+
+    request = rf.post(SIGNUP, data)
+    request.session = SessionStore()
+    request._messages = FallbackStorage(request)
+    request.user = AnonymousUser()
+    with context.request_context(request):
+        user, response = form.try_save(request)
+    assert user is None
+    assert response.status_code == 302
+    assert list(User.objects.filter(email__iexact="race@example.com")) == [first]
+    assert EmailAddress.objects.filter(email__iexact="race@example.com").count() == 1
+    assert not User.objects.filter(display_name="Racer").exists()
+    assert [m.to for m in mail.outbox] == [["race@example.com"]]
+    assert "already" in mail.outbox[0].subject.lower() or "already" in mail.outbox[0].body.lower()
