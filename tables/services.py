@@ -7,7 +7,6 @@ group ("version N"), the lobby, the `table_changed` signal and the clock's Celer
 """
 
 import logging
-import random
 from datetime import timedelta
 
 from asgiref.sync import async_to_sync
@@ -111,8 +110,7 @@ def close_table(table_id: int, staff=None, *, idle_before=None) -> Table:
             seat = seat_of(state, player)
             if seat is None:
                 continue
-            seat_state = state.seats[seat]
-            if getattr(seat_state, "status", "") == "leaving":
+            if state.seats[seat].leaving:
                 continue
             _apply(table, state, _engine().Action("stand", seat=seat), user)
         # Seats of players folded mid-deal free when the deal ends: play the clocks out until it has.
@@ -251,13 +249,14 @@ def chat(table_id: int, user, text, client_id=None) -> dict:
     return response
 
 
-def queue_test_deck(table_id: int, cards: list[str]) -> None:
-    """Tests only (settings.SVARA_TEST_DECKS): the next deal is dealt from this deck order."""
+def queue_test_deck(table_id: int, hands: list[str]) -> None:
+    """Tests only (settings.SVARA_TEST_DECKS): the next deal gives these hands (e.g. ["Ah Kh Qh", "6c 6h 6s"]),
+    in the order of dealing: the player after the dealer first."""
     if not settings.SVARA_TEST_DECKS:
         raise DoorError("illegal_action", "Fixed decks are a test hook, off outside the test settings.")
     with transaction.atomic():
         table = _lock(table_id)
-        table.test_decks = [*table.test_decks, list(cards)]
+        table.test_decks = [*table.test_decks, list(hands)]
         table.save(update_fields=["test_decks"])
 
 
@@ -425,31 +424,29 @@ def _check_turn(state, seat, kind):
 
 
 def _rng_for(table: Table):
-    """A fixed deck for the next deal when a test queued one (test settings only); else the engine's own."""
+    """A stacked deck for the next deals when a test queued one (test settings only); else the engine's own."""
     if not settings.SVARA_TEST_DECKS or not table.test_decks:
         return None
-    return _FixedDeck(table.test_decks)
+    from tables.engine.dealing import StackedDeck
+
+    return _QueuedDecks(StackedDeck.deals(*table.test_decks))
 
 
-class _FixedDeck(random.Random):
-    """`shuffle` puts the deck in the queued order (tests only): the queued cards first, the rest after."""
+class _QueuedDecks:
+    """The queued test decks first (each a list of hands in the order of dealing), then a real shuffle."""
 
-    def __init__(self, decks: list[list[str]]):
-        super().__init__(0)
-        self.decks = decks
-        self.used = False
+    def __init__(self, stacked):
+        self.stacked = stacked
+        self.used = 0
 
-    def shuffle(self, cards):
-        if not self.decks:
-            return super().shuffle(cards)
-        from tables.engine.cards import parse_card
+    def shuffle(self, cards) -> None:
+        if self.stacked.queue:
+            self.used += 1
+            self.stacked.shuffle(cards)
+        else:
+            from tables.engine.dealing import default_rng
 
-        order = [parse_card(text) for text in self.decks.pop(0)]
-        self.used = True
-        by_text = {str(card): card for card in cards}
-        head = [by_text[str(card)] for card in order if str(card) in by_text]
-        rest = [card for card in cards if card not in set(head)]
-        cards[:] = head + rest
+            default_rng().shuffle(cards)
 
 
 def _apply(table: Table, state, engine_action, actor) -> list[dict]:
@@ -463,7 +460,7 @@ def _apply(table: Table, state, engine_action, actor) -> list[dict]:
     except play.IllegalAction as error:
         raise DoorError("illegal_action", str(error)) from None
     if rng is not None and rng.used:
-        table.test_decks = rng.decks
+        table.test_decks = table.test_decks[rng.used :]
     after = chips_of(state)
     try:
         _move_chips(table, state, engine_action, before, after, events)
@@ -625,11 +622,9 @@ def _record_deals(table: Table, state, events) -> None:
             continue
         deal.events.append(event)
         if kind == "pot_awarded":
-            deal.pot += int(event.get("amount", 0)) + int(event.get("rake", 0))
-            deal.rake += int(event.get("rake", 0))
-            deal.winners.append(
-                {"seat": event.get("seat"), "player": event.get("player"), "amount": event.get("amount")}
-            )
+            deal.pot = max(deal.pot, int(event.get("pot") or 0))
+            deal.rake += int(event.get("rake") or 0)
+            deal.winners.extend(event.get("winners") or [])
         if kind == "deal_ended":
             deal.ended_at = now
             deal.save()

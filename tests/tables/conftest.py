@@ -38,3 +38,35 @@ def bulgarian_table(players):
 
 def audit_clean():
     call_command("audit_ledger")  # raises CommandError on any problem
+
+
+def ledger_matches_engine(table_id):
+    """Every seat's stack account holds exactly the engine's stack, the pot account the engine's pot."""
+    from tables.engine.play import TableState
+    from tables.models import Table
+    from wallet.accounts import pot_account, stack_account
+
+    state = TableState.from_json(Table.objects.get(pk=table_id).state)
+    users = {str(u.pk): u for u in get_user_model().objects.all()}
+    for seat in state.seats:
+        if seat.player is not None:
+            assert stack_account(users[seat.player], table_id).balance == seat.stack, seat.player
+    assert pot_account(table_id).balance == state.pot
+
+
+def state_of(table_id):
+    from tables.engine.play import TableState
+    from tables.models import Table
+
+    return TableState.from_json(Table.objects.get(pk=table_id).state)
+
+
+def start_deal(table, users, hands=None):
+    """Seat the users (400 chips each) at seats 0.. and press New deal; `hands` stacks the deck (dealing order)."""
+    for index, user in enumerate(users):
+        services.sit(table.pk, user, 400, seat=index)
+    if hands:
+        services.queue_test_deck(table.pk, hands)
+    for user in users:
+        services.act(table.pk, user, {"kind": "new_deal"})
+    return state_of(table.pk)
