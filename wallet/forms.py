@@ -1,0 +1,80 @@
+from datetime import timedelta
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+# A report over more than this many days is refused: the chart and the queries stay small.
+MAX_RANGE_DAYS = 366
+
+
+class DateRangeForm(forms.Form):
+    date_from = forms.DateField(
+        label="From", required=False, widget=forms.DateInput(attrs={"type": "date"}), help_text="YYYY-MM-DD"
+    )
+    date_to = forms.DateField(
+        label="To", required=False, widget=forms.DateInput(attrs={"type": "date"}), help_text="YYYY-MM-DD"
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        today = timezone.localdate()
+        end = cleaned.get("date_to") or today
+        start = cleaned.get("date_from") or end - timedelta(days=29)
+        if start > end:
+            raise forms.ValidationError(f"The start date {start} is after the end date {end}.")
+        if (end - start).days + 1 > MAX_RANGE_DAYS:
+            raise forms.ValidationError(f"Choose at most {MAX_RANGE_DAYS} days.")
+        cleaned["date_from"], cleaned["date_to"] = start, end
+        return cleaned
+
+
+def find_player(text: str):
+    text = (text or "").strip()
+    User = get_user_model()
+    user = User.objects.filter(email__iexact=text).first()
+    if user is None and text.isdigit():
+        user = User.objects.filter(pk=int(text)).first()
+    return user
+
+
+class StatementForm(DateRangeForm):
+    player = forms.CharField(label="Player (e-mail or id)", max_length=254)
+    field_order = ["player", "date_from", "date_to"]
+
+    def clean_player(self):
+        user = find_player(self.cleaned_data["player"])
+        if user is None:
+            raise forms.ValidationError("No player with that e-mail or id.")
+        if user.is_bot:
+            raise forms.ValidationError("Bots have no balance; see the bots' pool in circulation.")
+        return user
+
+
+class AdjustBalanceForm(forms.Form):
+    """Staff credit or debit, with the reason recorded against them."""
+
+    player = forms.CharField(label="Player (e-mail or id)", max_length=254)
+    direction = forms.ChoiceField(
+        choices=[("credit", "Credit (give chips)"), ("debit", "Debit (take chips)")]
+    )
+    amount = forms.IntegerField(min_value=1, max_value=10**12)
+    reason = forms.CharField(max_length=255, widget=forms.TextInput(attrs={"size": 60}))
+    # Chosen when the form is shown, so that submitting it twice moves chips once.
+    key = forms.CharField(widget=forms.HiddenInput, max_length=120)
+
+    def clean_player(self):
+        user = find_player(self.cleaned_data["player"])
+        if user is None:
+            raise forms.ValidationError("No player with that e-mail or id.")
+        if user.is_bot:
+            raise forms.ValidationError("Bots have no balance; fund the bots' pool instead.")
+        return user
+
+    def clean_reason(self):
+        reason = self.cleaned_data["reason"].strip()
+        if not reason:
+            raise forms.ValidationError("Give a reason.")
+        return reason
