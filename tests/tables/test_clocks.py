@@ -1,0 +1,186 @@
+"""Clocks (RULES §9) stored with the state; tasks that act only on their version; a sweeper for overdue clocks."""
+
+import time
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from lobby.tasks import close_idle_tables
+from tables import services, tasks
+from tables.models import Presence, Table, TableSeat
+from wallet.selectors import balance_of
+
+from .conftest import audit_clean, ledger_matches_engine, start_deal, state_of
+
+
+def table_row(table):
+    return Table.objects.get(pk=table.pk)
+
+
+def test_every_running_clock_is_stored_with_its_deadline_S9(classic_table, players):
+    ann, boris, _ = players
+    before = timezone.now()
+    start_deal(classic_table, [ann, boris])
+    table = table_row(classic_table)
+    assert table.clock_kind == "move" and table.clock_seats == [1]
+    assert before + timedelta(seconds=19) < table.clock_deadline <= timezone.now() + timedelta(seconds=20)
+
+
+def test_the_clock_scale_setting_shortens_every_clock(classic_table, players, settings):
+    settings.SVARA_CLOCK_SCALE = 0.5
+    start_deal(classic_table, players[:2])
+    left = (table_row(classic_table).clock_deadline - timezone.now()).total_seconds()
+    assert 9 < left <= 10
+
+
+def test_opening_a_card_does_not_restart_the_move_clock(classic_table, players):
+    ann, boris, _ = players
+    start_deal(classic_table, [ann, boris])
+    deadline = table_row(classic_table).clock_deadline
+    services.act(classic_table.pk, boris, {"kind": "open", "card": 0})
+    table = table_row(classic_table)
+    assert table.version == state_of(classic_table.pk).version
+    assert table.clock_deadline == deadline
+
+
+def overdue(table, seconds=1):
+    Table.objects.filter(pk=table.pk).update(clock_deadline=timezone.now() - timedelta(seconds=seconds))
+
+
+def test_the_sweeper_enforces_a_clock_whose_task_was_never_scheduled_S9(classic_table, players):
+    ann, boris, _ = players
+    start_deal(classic_table, [ann, boris])
+    version = table_row(classic_table).version
+    overdue(classic_table)
+    assert tasks.sweep_overdue_clocks() == 1
+    state = state_of(classic_table.pk)
+    # Boris owed nothing, so the clock checked for him; now Ann's own 20 s run.
+    assert state.version == version + 1
+    assert state.seats[1].level == 0 and not state.seats[1].folded
+    assert (state.phase, state.turn) == ("betting", 0)
+    table = table_row(classic_table)
+    assert table.clock_seats == [0] and table.clock_deadline > timezone.now()
+    assert tasks.sweep_overdue_clocks() == 0
+
+
+def test_a_move_clock_folds_one_who_owes_chips_S9(classic_table, players):
+    ann, boris, _ = players
+    start_deal(classic_table, [ann, boris])
+    services.act(classic_table.pk, boris, {"kind": "bet", "amount": 20})
+    overdue(classic_table)
+    tasks.sweep_overdue_clocks()
+    state = state_of(classic_table.pk)
+    assert state.phase == "waiting"
+    assert state.last_result["winners"][0]["player"] == str(boris.pk)
+    ledger_matches_engine(classic_table.pk)
+    audit_clean()
+
+
+def test_a_stale_clock_task_is_a_no_op(classic_table, players):
+    ann, boris, _ = players
+    start_deal(classic_table, [ann, boris])
+    stale = table_row(classic_table).version
+    services.act(classic_table.pk, boris, {"kind": "check"})
+    overdue(classic_table)
+    version = table_row(classic_table).version
+    assert tasks.clock_ran_out(classic_table.pk, stale) is False
+    assert table_row(classic_table).version == version
+    assert tasks.clock_ran_out(classic_table.pk, version) is True
+    assert table_row(classic_table).version == version + 1
+
+
+def test_a_clock_task_before_its_deadline_does_nothing(classic_table, players):
+    start_deal(classic_table, players[:2])
+    version = table_row(classic_table).version
+    assert tasks.clock_ran_out(classic_table.pk, version) is False
+    assert table_row(classic_table).version == version
+
+
+def test_new_deal_clock_sits_out_those_who_did_not_press_S10(classic_table, players):
+    ann, boris, _ = players
+    services.sit(classic_table.pk, ann, 400)
+    services.sit(classic_table.pk, boris, 400)
+    services.act(classic_table.pk, ann, {"kind": "new_deal"})
+    assert table_row(classic_table).clock_kind == "new_deal"
+    overdue(classic_table)
+    tasks.sweep_overdue_clocks()
+    state = state_of(classic_table.pk)
+    assert state.seats[1].sitting_out and not state.seats[0].sitting_out
+    assert table_row(classic_table).clock_deadline is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_clock_runs_out_through_the_real_celery_countdown_S9(players, settings):
+    """The task scheduled after commit waits its countdown in a real worker (no sweeper runs here)."""
+    from celery.contrib.testing.worker import start_worker
+
+    from config.celery import app
+
+    settings.SVARA_CLOCK_SCALE = 0.05  # a move clock of 1 s
+    table = services.create_table(players[0], "classic", 10, 2, False)
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=5):
+        start_deal(table, players[:2])
+        version = table_row(table).version
+        assert table_row(table).clock_kind == "move"
+        time.sleep(0.5)
+        assert table_row(table).version == version  # not before the deadline
+        for _ in range(50):
+            if table_row(table).version > version:
+                break
+            time.sleep(0.1)
+        state = state_of(table.pk)
+    assert state.version == version + 1
+    assert state.turn == 0  # seat 1's clock ran out (a check); now seat 0 is to act
+
+
+# --- presence (RULES §9: offline 2 minutes stands up) ---
+
+
+def test_presence_counts_connections_from_any_process(classic_table, players):
+    ann = players[0]
+    services.connected(classic_table.pk, ann)
+    services.connected(classic_table.pk, ann)
+    services.disconnected(classic_table.pk, ann)
+    presence = Presence.objects.get(table=classic_table, user=ann)
+    assert presence.connections == 1
+
+
+def test_a_player_offline_for_two_minutes_stands_up_and_gets_the_chips_back_S9(classic_table, players):
+    ann, boris, _ = players
+    services.sit(classic_table.pk, ann, 400)
+    services.sit(classic_table.pk, boris, 400)
+    services.connected(classic_table.pk, ann)
+    services.connected(classic_table.pk, boris)
+    services.disconnected(classic_table.pk, ann)
+    services.disconnected(classic_table.pk, boris)
+    services.connected(classic_table.pk, boris)  # Boris came back in time
+    Presence.objects.update(changed_at=timezone.now() - timedelta(seconds=121))
+    assert tasks.stand_up_offline_players() == 1
+    assert not TableSeat.objects.filter(user=ann).exists()
+    assert TableSeat.objects.filter(user=boris).exists()
+    assert balance_of(ann) == 10_000
+    audit_clean()
+
+
+def test_an_offline_player_mid_deal_folds_and_frees_the_seat_at_the_deal_end_S10(classic_table, players):
+    ann, boris, vera = players
+    start_deal(classic_table, [ann, boris, vera])
+    Presence.objects.all().delete()
+    TableSeat.objects.update(seated_at=timezone.now() - timedelta(seconds=121))
+    # Nobody ever connected: all three stand (fold) at once; the deal ends and everyone is cashed out.
+    tasks.stand_up_offline_players()
+    assert state_of(classic_table.pk).phase == "waiting"
+    assert not TableSeat.objects.exists()
+    assert sum(balance_of(p) for p in players) == 30_000 - table_row(classic_table).state["rake_taken"]
+    audit_clean()
+
+
+def test_an_empty_table_closes_after_ten_minutes(classic_table, players):
+    busy = services.create_table(players[0], "classic", 10, 2, False)
+    services.sit(busy.pk, players[1], 400)
+    Table.objects.update(empty_since=timezone.now() - timedelta(minutes=11))
+    Table.objects.filter(pk=busy.pk).update(empty_since=None)
+    assert close_idle_tables() == 1
+    assert table_row(classic_table).status == "closed"
+    assert table_row(busy).status == "open"
