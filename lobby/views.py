@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tables import selectors, services
@@ -51,7 +52,7 @@ def create_table(request):
         except services.DoorError as exc:
             form.add_error(None, exc.message)
         else:
-            return redirect("tables:table", table_id=table.pk)
+            return redirect(reverse("tables:table", kwargs={"table_id": table.pk}) + "#sit")
     return _lobby(request, form=form, status=400)
 
 

@@ -73,7 +73,7 @@ def test_two_players_sign_up_sit_open_bet_call_and_reach_the_showdown_D1_D9(
         anna.wait_for_url(re.compile(r"/tables/\d+/$"))
         table_id = int(anna.url.rstrip("/").split("/")[-1])
         expect(anna.locator("#conn")).to_have_attribute("data-state", "live")
-        sit_via_dialog(anna, anna.locator(".sit-here").first)
+        sit_via_dialog(anna)  # "Create and sit down": the buy-in dialog opens by itself
 
         # Boris finds it in the lobby and takes the other seat from there.
         boris.goto("/")
@@ -194,7 +194,6 @@ def test_a_tie_offers_split_or_play_on_and_a_svara_offers_the_buy_in_section_7(
         # Everyone opens; the first two check, the third folds.
         for page in pages:
             page.locator(".seat-me .hand-card.can-open").first.click()
-        states = anna_view = None  # noqa: F841
         folded = False
         for _ in range(6):
             page = to_act(pages, "fold")
