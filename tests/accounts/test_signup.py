@@ -55,6 +55,7 @@ def test_register_verify_login_and_see_the_balance_staff_credited(client, staff)
     assert len(mail.outbox) == 1
     assert mail.outbox[0].to == ["vera@example.com"]
     assert mail.outbox[0].subject.startswith("[Svara] ")
+    assert 'choosing the display name "Vera"' in mail.outbox[0].body
 
     link = confirmation_link(mail.outbox[0])
     page = client.get(link)
