@@ -1,0 +1,63 @@
+"""`python -m bench <name> [options]` runs one benchmark; `python -m bench` runs every benchmark present.
+
+Each benchmark is a module `bench/<name>.py` exposing `main(argv: list[str]) -> int` (the exit status: non-zero
+when the figure misses its target). Add a new one to BENCHMARKS; a listed module that does not exist yet is
+skipped when running all, and refused by name.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+
+BENCHMARKS = {
+    "points": "hand scores per second vs treys 5-card evaluations (bench/points.py)",
+    "deals": "whole deals per second through the engine (bench/deals.py)",
+    "bots": "bot decisions per second (bench/bots.py)",
+}
+
+
+def _present(name: str) -> bool:
+    return importlib.util.find_spec(f"bench.{name}") is not None
+
+
+def _usage() -> str:
+    lines = ["usage: python -m bench [NAME [options]]", "", "benchmarks:"]
+    for name, what in BENCHMARKS.items():
+        lines.append(f"  {name:<8} {what}{'' if _present(name) else '  [not written yet]'}")
+    lines.append("\nWith no NAME, every benchmark present runs with its default options.")
+    return "\n".join(lines)
+
+
+def run(name: str, argv: list[str]) -> int:
+    module = importlib.import_module(f"bench.{name}")
+    return int(module.main(argv) or 0)
+
+
+def main(argv: list[str]) -> int:
+    if argv and argv[0] in ("-h", "--help"):
+        print(_usage())
+        return 0
+    if argv:
+        name, rest = argv[0], argv[1:]
+        if name not in BENCHMARKS:
+            print(f"no such benchmark: {name!r}\n\n{_usage()}", file=sys.stderr)
+            return 2
+        if not _present(name):
+            print(f"benchmark {name!r} is not written yet (bench/{name}.py)", file=sys.stderr)
+            return 2
+        return run(name, rest)
+    status = 0
+    for name in BENCHMARKS:
+        if not _present(name):
+            print(f"# {name}: bench/{name}.py is not written yet, skipped\n")
+            continue
+        print(f"# {name}")
+        status = max(status, run(name, []))
+        print()
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
