@@ -21,9 +21,10 @@ import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 
 from tables.engine.play import Action, TableState
-from tables.engine.strategy import decide
+from tables.engine.strategy import SEAT_KINDS, decide
 
 ANTE = 10
 STACK_ANTES = 100
@@ -50,26 +51,20 @@ def play_always_call(view, legal, rng):
 
 def play_random(view, legal, rng):
     """Any legal action, uniformly; amounts uniform between the legal bounds (but always presses New deal)."""
-    kinds = {item.kind: item for item in legal}
+    kinds = {item.kind: item for item in legal if item.kind not in SEAT_KINDS}
     if "new_deal" in kinds:
         return {"kind": "new_deal"}
     item = rng.choice(list(kinds.values()))
     if item.kind == "open":
-        closed = [i for i, card in enumerate(_my_cards(view)) if card is None]
-        return {"kind": "open", "card": rng.choice(closed) if closed else item.min}
+        return {"kind": "open", "card": item.min}  # the first closed card
     if item.kind in ("bet", "raise", "dark") and item.min is not None:
         return {"kind": item.kind, "amount": rng.randint(item.min, max(item.min, item.max or item.min))}
     return {"kind": item.kind}
 
 
-def _my_cards(view):
-    me = next(seat for seat in view["seats"] if seat is not None and seat["seat"] == view["you"])
-    return me.get("cards") or [None, None, None]
-
-
 def _bot(level):
     def play(view, legal, rng):
-        return decide(view, legal, rng, level)
+        return decide(view(), legal, rng, level)
 
     return play
 
@@ -78,6 +73,10 @@ PLAYERS = {"call": play_always_call, "random": play_random, "easy": _bot("easy")
 
 
 # --- one deal, one match-up -------------------------------------------------------------------------------------
+
+
+def _view(state, seat):
+    return state.view(seat)
 
 
 def _to_action(seat: int, choice: dict) -> Action:
@@ -103,7 +102,8 @@ def play_deal(family: str, kinds: list[str], deck_rng: random.Random, rngs: list
             legal = state.legal_actions(seat)
             if not legal:
                 continue
-            choice = PLAYERS[kinds[seat]](state.view(seat), legal, rngs[seat])
+            # The view is built only for a player who reads it (the bots); it is the costly part.
+            choice = PLAYERS[kinds[seat]](partial(_view, state, seat), legal, rngs[seat])
             counter[0] += 1
             state.apply(_to_action(seat, choice), rng=deck_rng)
             acted = True

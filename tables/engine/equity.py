@@ -178,3 +178,48 @@ def win_probability(equity: float, opponents: int) -> float:
     if opponents <= 0:
         return 1.0
     return equity**opponents
+
+
+@lru_cache(maxsize=20_000)
+def _counts_below(family: str, gone: int) -> tuple[tuple[float, ...], tuple[int, ...], int]:
+    """For the hands avoiding `gone`: the distinct scores (ascending), how many hands score below each, total."""
+    scores = _scores(family)
+    distinct = tuple(sorted(set(scores.all_scores)))
+    below = []
+    total = 0
+    for score in distinct:
+        count = 0
+        total = 0
+        for size in range(0, min(3, gone.bit_count()) + 1):
+            sign = -1 if size % 2 else 1
+            for subset in combinations(_bits_of(gone), size):
+                held = scores.scores_holding(sum(subset))
+                count += sign * bisect_left(held, score)
+                total += sign * len(held)
+        below.append(count)
+    return distinct, tuple(below), total
+
+
+@lru_cache(maxsize=200_000)
+def share_against_top(family: str, hand: int, excluded: int, top: float) -> float:
+    """Equity of the hand (ties half) against an opponent holding one of the best `top` share of the hands that
+    remain possible (0 < top ≤ 1): what a bet from a player who has looked is taken to mean."""
+    if top >= 1.0:
+        return share_of_mask(family, hand, excluded).equity
+    gone = excluded | hand
+    if gone.bit_count() > _INCLUSION_EXCLUSION_MAX:
+        return share_of_mask(family, hand, excluded).equity  # rare (many cards shown): the plain equity
+    distinct, below, total = _counts_below(family, gone)
+    # The weakest score still inside the range: the highest one with at least top·total hands at or above it.
+    floor_index = 0
+    for index in range(len(distinct) - 1, -1, -1):
+        if total - below[index] >= top * total:
+            floor_index = index
+            break
+    in_range = total - below[floor_index]
+    mine = _scores(family).points_of[hand]
+    share = share_of_mask(family, hand, excluded)
+    if mine < distinct[floor_index]:
+        return 0.0
+    beaten = share.beats - below[floor_index]
+    return (beaten + share.ties / 2) / in_range if in_range else 1.0

@@ -17,8 +17,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .cards import Card, CardError, parse_card
-from .equity import expected_equity, win_probability
+from .cards import ALL_CARDS, Card, CardError, parse_card
+from .equity import expected_equity, share_against_top, win_probability
 from .points import hand_points
 
 LEVELS = ("easy", "strong")
@@ -68,7 +68,7 @@ PROFILES = {
         call_margin=0.04,
         value_bet=0.62,
         raise_at=0.8,
-        bluff=0.06,
+        bluff=0.04,
         slow_play=0.2,
         blind_start=0.2,
         blind_continue=0.35,
@@ -81,6 +81,9 @@ PROFILES = {
 
 MONSTER = 0.985  # equity from which a hand is never folded (the top few hands of the deck)
 CHEAP_BLIND_ANTES = 4  # blind or dark play continues only while the price stays within this many antes
+
+
+SEAT_KINDS = frozenset({"sit", "stand", "sit_out", "back", "add_chips"})
 
 
 class StrategyError(ValueError):
@@ -101,6 +104,7 @@ class Situation:
     hand: list[Card | None]  # this seat's cards: a Card when opened, None when not
     seen: list[Card] = field(default_factory=list)  # other cards visible to this seat (shown hands)
     best_shown: float | None = None  # the best points shown at this showdown
+    bettor_looked: bool = True  # whether a player at the highest level has looked (a blind bet says nothing)
     is_dealer: bool = False
     svara_price: int | None = None
     svara_pot: int | None = None
@@ -122,9 +126,15 @@ class Situation:
 # --- reading the view -------------------------------------------------------------------------------------------
 
 
+_CARD_BY_TEXT = {text: card for card in ALL_CARDS for text in (str(card), card.ascii)}
+
+
 def _card(value) -> Card | None:
     if value is None or isinstance(value, Card):
         return value
+    card = _CARD_BY_TEXT.get(value)
+    if card is not None:
+        return card
     try:
         return parse_card(value)
     except CardError:
@@ -152,13 +162,16 @@ def read_view(view: dict) -> Situation:
             best_shown = seat["points"] if best_shown is None else max(best_shown, seat["points"])
     svara = view.get("svara") or {}
     tied = svara.get("tied") or []
+    highest = view.get("bet_level") or 0
+    bettors = [seat for seat in still_in if seat["seat"] != me and (seat.get("level") or 0) >= highest > 0]
     return Situation(
         family=view["family"],
         ante=view["ante"],
         pot=view["pot"],
         stack=mine["stack"],
         level=mine.get("level") or 0,
-        highest=view.get("bet_level") or 0,
+        highest=highest,
+        bettor_looked=any(seat.get("has_looked") for seat in bettors) if bettors else True,
         opponents=len([seat for seat in still_in if seat["seat"] != me]),
         hand=[_card(card) for card in (mine.get("cards") or [None, None, None])],
         seen=seen,
@@ -202,22 +215,44 @@ def equity_of(situation: Situation) -> float:
     return expected_equity(situation.family, situation.opened, situation.seen)
 
 
+def range_of_bet(situation: Situation) -> float:
+    """What share of the hands a bet from a player who has looked is taken to come from (the top of the deck):
+    a raise over this seat's own bet means more than a first bet, and a big bet more than a small one."""
+    if situation.level > 0:
+        return 0.25
+    ratio = situation.to_call / max(1, situation.pot - situation.to_call)
+    if ratio <= 0.5:
+        return 0.55
+    return 0.4 if ratio <= 1 else 0.3
+
+
 def chance_to_win(situation: Situation, profile: Profile) -> float:
+    """The chance to hold the best hand at the showdown: against a bettor who has looked, the equity against the
+    top of the hands (`range_of_bet`); against each other opponent, the plain equity (equity ** n)."""
     equity = equity_of(situation)
     if equity >= MONSTER:
         return equity
-    if profile.reads_bets and situation.to_call > 0:
-        # A bet of a pot's size narrows the bettor's hands: count it as one more opponent of that strength.
-        pressure = min(1.0, situation.to_call / max(1, situation.pot - situation.to_call))
-        equity = equity ** (1 + 0.6 * pressure)
-    opponents = situation.opponents if profile.multiway else min(situation.opponents, 1)
-    return win_probability(equity, max(1, opponents))
+    opponents = max(1, situation.opponents if profile.multiway else 1)
+    if (
+        profile.reads_bets
+        and situation.to_call > 0
+        and situation.bettor_looked
+        and len(situation.opened) == 3
+    ):
+        hand = situation.opened[0].bit | situation.opened[1].bit | situation.opened[2].bit
+        seen = 0
+        for card in situation.seen:
+            seen |= card.bit
+        against_bettor = share_against_top(situation.family, hand, seen & ~hand, range_of_bet(situation))
+        return against_bettor * win_probability(equity, opponents - 1)
+    return win_probability(equity, opponents)
 
 
 def _random_legal(kinds: dict, rng: random.Random, situation: Situation) -> dict:
     """A mistake: any legal action, amounts kept to about the pot (even a careless player rarely shoves)."""
     choices = sorted(kinds)
-    if "fold" in choices and len(choices) > 1 and ("check" in kinds or equity_of(situation) >= MONSTER):
+    monster = len(situation.opened) == 3 and equity_of(situation) >= MONSTER
+    if "fold" in choices and len(choices) > 1 and ("check" in kinds or monster):
         choices.remove("fold")  # nobody folds what costs nothing, or the top hands, not even by mistake
     kind = rng.choice(choices)
     if kind == "open":
@@ -251,6 +286,8 @@ def decide(view: dict, legal=None, rng: random.Random | None = None, level: str 
         raise StrategyError(f"no such bot level: {level!r} (one of {', '.join(LEVELS)})")
     profile = PROFILES[level]
     kinds = _legal_map(view.get("legal", []) if legal is None else legal)
+    for kind in SEAT_KINDS:  # sitting, standing, chips: the bot's keeper decides those, not its play
+        kinds.pop(kind, None)
     if not kinds:
         raise StrategyError("nothing to decide: no legal action for this seat")
     rng = rng if rng is not None else random.Random()
