@@ -374,3 +374,19 @@ def test_the_wild_card_never_scores_less_than_another_lowest_card_would_every_ha
             for plain in plain_cards:
                 if plain.rank == wild.rank and plain not in pair:
                     assert with_wild >= hand_points(family, [*pair, plain]).points, (pair, plain)
+
+
+def test_the_examples_in_docs_engine_cards_and_points_hold():
+    import doctest
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "engine.md").read_text(encoding="utf-8")
+    section = re.search(r"^## Cards and points\n(.*?)(?=^## |\Z)", text, re.S | re.M).group(1)
+    test = doctest.DocTestParser().get_doctest(
+        section, {}, "docs/engine.md#cards-and-points", "docs/engine.md", 0
+    )
+    assert len(test.examples) >= 10
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
