@@ -180,7 +180,11 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # Beat and the worker announce every sweep at INFO; keep the console readable.
+        "celery": {"level": os.environ.get("CELERY_LOG_LEVEL", "WARNING")},
+    },
 }
 
 # --- tables: clocks and presence ---
