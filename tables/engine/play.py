@@ -7,9 +7,11 @@ records. Betting lives in betting.py, the showdown, splits and svaras in showdow
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from .actions import CLOCK_SECONDS, KINDS, Action, Clock, IllegalAction, Legal
 from .betting import BettingMixin
-from .cards import FAMILIES
+from .cards import ALL_CARDS, FAMILIES
 from .dealing import deck_indexes, default_rng
 from .seat import Seat
 from .showdown import ShowdownMixin
@@ -22,6 +24,9 @@ MIN_SEATS = 2
 MIN_BUY_IN = 20  # antes (RULES §10)
 MAX_STACK = 100  # antes: the table buy-in and adding chips (D15)
 
+STORED_FORMAT = 1
+_new = object.__new__
+
 _DEAL_PHASES = frozenset(("betting", "blind_round", "dark_round", "showdown", "split_choice", "svara_buy_in"))
 
 # Fields saved by to_json, in order (the seats and the last result are handled apart).
@@ -31,6 +36,8 @@ _FIELDS = (
     "last_checker", "antes_only", "show_queue", "best", "tied", "svara_chain", "price", "svara_pot",
     "svara_dealer", "offers", "buyers",
 )
+
+_get_fields = attrgetter(*_FIELDS)
 
 
 class TableState(BettingMixin, ShowdownMixin):
@@ -85,18 +92,39 @@ class TableState(BettingMixin, ShowdownMixin):
         self.buyers = []
 
     def to_json(self) -> dict:
-        data = {name: getattr(self, name) for name in _FIELDS}
-        data["seats"] = [seat.to_json() for seat in self.seats]
-        data["last_result"] = self.last_result
-        return data
+        """The whole state, JSON-able and compact: the server stores it after every action. `version` is
+        readable at the top; `table` holds the fields of _FIELDS in order, `seats` one compact list per seat."""
+        return {
+            "format": STORED_FORMAT,
+            "version": self.version,
+            "table": list(_get_fields(self)),
+            "seats": [seat.to_json() for seat in self.seats],
+            "last_result": self.last_result,
+        }
 
     @classmethod
     def from_json(cls, data: dict) -> TableState:
-        state = cls.__new__(cls)
-        for name in _FIELDS:
-            value = data[name]
-            setattr(state, name, list(value) if type(value) is list else value)
-        state.seats = [Seat.from_json(seat) for seat in data["seats"]]
+        if data.get("format") != STORED_FORMAT:
+            raise ValueError(f"not a stored table state of format {STORED_FORMAT}")
+        state = _new(cls)
+        table = data["table"]
+        if len(table) != len(_FIELDS):
+            raise ValueError("a stored table state with the wrong number of fields")
+        (
+            state.family, state.ante, state.has_bot, state.version, state.pot, state.rake_taken, state.button,
+            state.dealer, state.deal_no, state.phase, state.turn, state.order, state.bet_level, state.cap,
+            state.blind_last, state.must_open, state.first_move, state.pending, state.last_caller,
+            state.last_checker, state.antes_only, state.show_queue, state.best, state.tied, state.svara_chain,
+            state.price, state.svara_pot, state.svara_dealer, state.offers, state.buyers,
+        ) = table
+        # Lists are copied so that the state never shares them with the caller's dict.
+        state.order = list(state.order)
+        state.show_queue = list(state.show_queue)
+        state.tied = list(state.tied)
+        state.offers = list(state.offers)
+        state.buyers = list(state.buyers)
+        seat_from_json = Seat.from_json
+        state.seats = [seat_from_json(seat) for seat in data["seats"]]
         state.last_result = data["last_result"]
         return state
 
@@ -317,10 +345,8 @@ class TableState(BettingMixin, ShowdownMixin):
     def _open(self, seat: int, card: int) -> None:
         s = self.seats[seat]
         s.opened |= 1 << card
-        from .cards import ALL_CARDS
-
         self._emit("card_opened", seat=seat, index=card, card=str(ALL_CARDS[s.cards[card]]), private_to=seat)
-        self._emit("opened", seat=seat, count=bin(s.opened).count("1"))
+        self._emit("opened", seat=seat, count=s.opened.bit_count())
 
     def _end_deal(self) -> None:
         """The deal (with its svaras) is over: free the seats of those who left, sit out the short (D16)."""

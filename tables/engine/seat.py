@@ -41,22 +41,41 @@ class Seat:
     def has_looked(self) -> bool:
         return self.opened != 0
 
+    # Stored compactly (the server loads and stores the state around every action): one int of flags and one int
+    # of cards (6 bits each) instead of sixteen JSON values.
     def to_json(self) -> list | None:
         if self.player is None:
             return None
-        return [
-            self.player, self.name, self.stack, self.sitting_out, self.ready, self.leaving,
-            self.in_deal, self.cards, self.opened, self.level, self.folded, self.all_in, self.blind,
-            self.shown, self.unseen, self.choice,
-        ]
+        flags = (
+            self.sitting_out | self.ready << 1 | self.leaving << 2 | self.in_deal << 3 | self.folded << 4
+            | self.all_in << 5 | self.blind << 6 | self.shown << 7 | self.unseen << 8 | self.opened << 9
+            | _CHOICE_CODE[self.choice] << 12
+        )
+        cards = self.cards
+        packed = -1 if cards is None else cards[0] | cards[1] << 6 | cards[2] << 12
+        return [self.player, self.name, self.stack, self.level, flags, packed]
 
     @classmethod
     def from_json(cls, data: list | None) -> Seat:
-        seat = cls()
-        if data is not None:
-            (
-                seat.player, seat.name, seat.stack, seat.sitting_out, seat.ready, seat.leaving,
-                seat.in_deal, seat.cards, seat.opened, seat.level, seat.folded, seat.all_in, seat.blind,
-                seat.shown, seat.unseen, seat.choice,
-            ) = data
+        if data is None:
+            return cls()
+        seat = _new(cls)
+        seat.player, seat.name, seat.stack, seat.level, flags, packed = data
+        seat.sitting_out = bool(flags & 1)
+        seat.ready = bool(flags & 2)
+        seat.leaving = bool(flags & 4)
+        seat.in_deal = bool(flags & 8)
+        seat.folded = bool(flags & 16)
+        seat.all_in = bool(flags & 32)
+        seat.blind = bool(flags & 64)
+        seat.shown = bool(flags & 128)
+        seat.unseen = bool(flags & 256)
+        seat.opened = flags >> 9 & 7
+        seat.choice = _CHOICES[flags >> 12 & 3]
+        seat.cards = None if packed < 0 else [packed & 63, packed >> 6 & 63, packed >> 12 & 63]
         return seat
+
+
+_new = object.__new__
+_CHOICES = (None, "split", "play_on")
+_CHOICE_CODE = {None: 0, "split": 1, "play_on": 2}

@@ -53,7 +53,7 @@ def view_of(state, seat: int | None) -> dict:
                 "level": s.level if dealt else 0, "status": _status(s) if in_play else (
                     "leaving" if s.leaving else "sitting_out" if s.sitting_out else "waiting"),
                 "in_deal": dealt, "ready": s.ready, "is_dealer": in_play and i == state.dealer,
-                "opened": bin(s.opened).count("1") if dealt else 0, "has_looked": dealt and s.opened != 0,
+                "opened": s.opened.bit_count() if dealt else 0, "has_looked": dealt and s.opened != 0,
                 "blind": dealt and s.blind, "cards": cards, "shown": dealt and s.shown and not s.unseen,
                 "points": points, "hand_name": hand_name,
             }
