@@ -15,6 +15,7 @@ BENCHMARKS = {
     "points": "hand scores per second vs treys 5-card evaluations (bench/points.py)",
     "deals": "whole deals per second through the engine (bench/deals.py)",
     "bots": "bot decisions per second (bench/bots.py)",
+    "ledger": "chip transfers per second through the wallet vs bare row writes (bench/ledger.py)",
 }
 
 
