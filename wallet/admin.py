@@ -53,22 +53,24 @@ class LedgerAccountAdmin(ReadOnlyAdmin):
             form = AdjustBalanceForm(request.POST)
             if form.is_valid():
                 data = form.cleaned_data
-                move = services.credit if data["direction"] == "credit" else services.debit
+                key = f"admin-{data['direction']}:{data['key']}"
                 try:
-                    record = move(
-                        data["player"],
-                        data["amount"],
-                        reason=data["reason"],
-                        staff=request.user,
-                        key=f"admin-{data['direction']}:{data['key']}",
-                    )
+                    if data["direction"] == "fund_bots":
+                        record = services.fund_bots(
+                            data["amount"], key, staff=request.user, reason=data["reason"]
+                        )
+                    else:
+                        move = services.credit if data["direction"] == "credit" else services.debit
+                        record = move(
+                            data["player"], data["amount"], reason=data["reason"], staff=request.user, key=key
+                        )
                 except services.WalletError as exc:
                     form.add_error(None, str(exc))
                 else:
                     messages.success(
                         request,
-                        f"{record.get_kind_display().capitalize()} of {record.amount} chips for "
-                        f"{data['player']} recorded (transfer #{record.pk}).",
+                        f"{record.get_kind_display().capitalize()} of {record.amount} chips: "
+                        f"{record.source} → {record.destination} (transfer #{record.pk}).",
                     )
                     return redirect(reverse("admin:wallet_transfer_changelist"))
         else:
@@ -78,7 +80,7 @@ class LedgerAccountAdmin(ReadOnlyAdmin):
             form = AdjustBalanceForm(initial=initial)
         context = {
             **self.admin_site.each_context(request),
-            "title": "Credit or debit a player's balance",
+            "title": "Credit or debit a player's balance, or fund the bots",
             "form": form,
             "opts": self.model._meta,
         }

@@ -54,24 +54,40 @@ class StatementForm(DateRangeForm):
 
 
 class AdjustBalanceForm(forms.Form):
-    """Staff credit or debit, with the reason recorded against them."""
+    """Staff credit or debit a player, or fund the bots' pool, with the reason recorded against them."""
 
-    player = forms.CharField(label="Player (e-mail or id)", max_length=254)
+    player = forms.CharField(
+        label="Player (e-mail or id)",
+        max_length=254,
+        required=False,
+        help_text="Not needed to fund the bots.",
+    )
     direction = forms.ChoiceField(
-        choices=[("credit", "Credit (give chips)"), ("debit", "Debit (take chips)")]
+        choices=[
+            ("credit", "Credit (give chips)"),
+            ("debit", "Debit (take chips)"),
+            ("fund_bots", "Fund the bots' pool from the treasury"),
+        ]
     )
     amount = forms.IntegerField(min_value=1, max_value=10**12)
     reason = forms.CharField(max_length=255, widget=forms.TextInput(attrs={"size": 60}))
     # Chosen when the form is shown, so that submitting it twice moves chips once.
     key = forms.CharField(widget=forms.HiddenInput, max_length=120)
 
-    def clean_player(self):
-        user = find_player(self.cleaned_data["player"])
-        if user is None:
-            raise forms.ValidationError("No player with that e-mail or id.")
-        if user.is_bot:
-            raise forms.ValidationError("Bots have no balance; fund the bots' pool instead.")
-        return user
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("direction") in ("credit", "debit"):
+            text = cleaned.get("player", "")
+            user = find_player(text)
+            if not text:
+                self.add_error("player", "Choose the player to credit or debit.")
+            elif user is None:
+                self.add_error("player", "No player with that e-mail or id.")
+            elif user.is_bot:
+                self.add_error("player", "Bots have no balance; fund the bots' pool instead.")
+            else:
+                cleaned["player"] = user
+        return cleaned
 
     def clean_reason(self):
         reason = self.cleaned_data["reason"].strip()

@@ -136,3 +136,27 @@ def test_deactivated_user_no_longer_logs_in(client, funded, staff):
     assert not client.login(username=funded.username, password="pw-for-tests-1")
     services.credit(funded, 1, reason="still has a ledger", staff=staff)
     assert balance_of(funded) == 5001
+
+
+def test_staff_fund_the_bots_pool_from_the_treasury_in_admin(admin_client_):
+    from wallet import accounts
+
+    url = reverse("admin:wallet_ledgeraccount_adjust")
+    data = {
+        "player": "",
+        "direction": "fund_bots",
+        "amount": 20000,
+        "reason": "bots for the evening",
+        "key": "b1",
+    }
+    assert admin_client_.post(url, data).status_code == 302
+    assert accounts.bots_pool_account().balance == 20000
+    t = Transfer.objects.get()
+    assert (t.kind, t.actor, t.memo) == ("bot_seed", admin_client_.boss, "bots for the evening")
+
+
+def test_a_credit_needs_a_player(admin_client_):
+    data = {"player": "", "direction": "credit", "amount": 10, "reason": "r", "key": "k"}
+    response = admin_client_.post(reverse("admin:wallet_ledgeraccount_adjust"), data)
+    assert b"Choose the player to credit or debit." in response.content
+    assert not Transfer.objects.exists()
