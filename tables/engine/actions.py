@@ -36,6 +36,8 @@ class Action(NamedTuple):
         unknown = set(data) - set(cls._fields)
         if unknown:
             raise IllegalAction(f"unknown field(s) in the action: {', '.join(sorted(unknown))}")
+        if "kind" not in data:
+            raise IllegalAction("an action needs a kind")
         return cls(**data)
 
 

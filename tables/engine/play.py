@@ -184,10 +184,11 @@ class TableState(BettingMixin, ShowdownMixin):
             raise IllegalAction("a timeout belongs to the table's clock, not to a seat")
         self._rng = rng
         self._events = events = []
-        getattr(self, "_do_" + kind)(action)  # validates everything first, then changes
+        try:
+            getattr(self, "_do_" + kind)(action)  # validates everything first, then changes
+        finally:
+            self._rng = self._events = None
         self.version += 1
-        self._rng = None
-        self._events = None
         return events
 
     def _emit(self, type_: str, **fields) -> None:

@@ -153,6 +153,8 @@ def test_illegal_actions_change_nothing_and_say_why():
         assert frozen(state) == before, action
     with pytest.raises(IllegalAction, match="unknown field"):
         state.apply({"kind": "check", "seat": 1, "deck": ["Ah"]})
+    with pytest.raises(IllegalAction, match="needs a kind"):
+        state.apply({"seat": 1})
     assert frozen(state) == before
 
 
