@@ -97,7 +97,7 @@ class RandomTable:
             if seated:
                 self.apply(Action("stand", seat=rng.choice(seated)))
                 return
-        if state.clock is not None and rng.random() < self.timeouts:
+        if rng.random() < self.timeouts:  # every phase of a deal runs a clock
             self.apply(Action("timeout"))
             return
         if state.phase == "split_choice":
