@@ -20,7 +20,7 @@ import os
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from functools import partial
 
 from tables.engine.play import Action, TableState
@@ -137,6 +137,7 @@ def run_matchup(family: str, seats: int, opponent: str, deals: int, seed: int) -
         "antes_per_100": round(100 * mean, 2),
         "low": round(100 * (mean - half), 2),
         "high": round(100 * (mean + half), 2),
+        "seed": seed,
         "decisions": counter[0],
         "seconds": round(seconds, 1),
     }
@@ -146,6 +147,17 @@ def meets_target(row: dict) -> bool:
     if row["opponent"] == "strong":
         return row["low"] <= 0 <= row["high"]
     return row["low"] > 0
+
+
+def _print_row(row: dict) -> None:
+    interval = f"[{row['low']:+.2f}, {row['high']:+.2f}]"
+    target = "contains 0" if row["opponent"] == "strong" else "> 0"
+    verdict = "ok" if meets_target(row) else "MISSED"
+    print(
+        f"{row['family']:<10} {row['seats']:>5} {row['opponent']:<9} {row['deals']:>8} "
+        f"{row['antes_per_100']:>+10.2f} {interval:>20}  {target} {verdict}",
+        flush=True,
+    )
 
 
 def _run(args):
@@ -169,24 +181,26 @@ def main(argv: list[str] | None = None) -> int:
             for o_index, opponent in enumerate(args.opponent or OPPONENTS):
                 seed = args.seed * 1000 + f_index * 100 + seats * 10 + o_index
                 jobs.append((family, seats, opponent, args.deals, seed))
-    started = time.perf_counter()
-    if args.jobs > 1 and len(jobs) > 1:
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            rows = list(pool.map(_run, jobs))
-    else:
-        rows = [_run(job) for job in jobs]
-    wall = time.perf_counter() - started
     header = f"{'family':<10} {'seats':>5} {'strong vs':<9} {'deals':>8} {'antes/100':>10} {'95% interval':>20}  target"
     print(header)
-    print("-" * len(header))
+    print("-" * len(header), flush=True)
+    started = time.perf_counter()
+    rows = []
+    if args.jobs > 1 and len(jobs) > 1:
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            futures = [pool.submit(_run, job) for job in jobs]
+            for future in as_completed(futures):  # each row as soon as its match-up ends (long runs)
+                rows.append(future.result())
+                _print_row(rows[-1])
+    else:
+        for job in jobs:
+            rows.append(_run(job))
+            _print_row(rows[-1])
+    wall = time.perf_counter() - started
+    rows.sort(key=lambda row: jobs.index((row["family"], row["seats"], row["opponent"], row["deals"], row["seed"])))
+    print("\nin order:")
     for row in rows:
-        interval = f"[{row['low']:+.2f}, {row['high']:+.2f}]"
-        target = "contains 0" if row["opponent"] == "strong" else "> 0"
-        verdict = "ok" if meets_target(row) else "MISSED"
-        print(
-            f"{row['family']:<10} {row['seats']:>5} {row['opponent']:<9} {row['deals']:>8} "
-            f"{row['antes_per_100']:>+10.2f} {interval:>20}  {target} {verdict}"
-        )
+        _print_row(row)
     decisions = sum(row["decisions"] for row in rows)
     busy = sum(row["seconds"] for row in rows)
     print(f"\n{decisions} decisions in {busy:.0f} s of play ({decisions / max(busy, 1e-9):,.0f} per second per core, "
