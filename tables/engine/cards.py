@@ -43,7 +43,7 @@ class Card:
     """One card: `rank` 6..14 (J=11, Q=12, K=13, A=14) and `suit` one of ♠♥♦♣. Frozen, hashable, ordered by rank
     then suit. `index` (0..35) and `bit` (1 << index) are derived; the hash is the index (cheap and stable)."""
 
-    __slots__ = ("rank", "suit", "index", "bit", "value")
+    __slots__ = ("rank", "suit", "index", "bit", "value", "_first", "_second")
 
     rank: int
     suit: str
@@ -63,6 +63,9 @@ class Card:
             ("index", index),
             ("bit", 1 << index),
             ("value", card_value(rank)),
+            # Offsets of the card as first and second of a hand in points.py's 36x36x36 lookup cube.
+            ("_first", index * 36 * 36),
+            ("_second", index * 36),
         ):
             object.__setattr__(self, name, value)
 

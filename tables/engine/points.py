@@ -121,29 +121,57 @@ def _score_bulgarian(a: tuple, b: tuple, c: tuple) -> tuple[float, str | None]:
 _SCORERS = {"classic": _score_classic, "bulgarian": _score_bulgarian}
 
 
-def _build_table(family: str) -> dict[int, Points]:
+# Two lookups from the same scoring. `_TABLES[family]`: hand bitmask -> Points, the public table. `_CUBES[family]`:
+# 36x36x36 bytes, one per ordered triple of card indexes, holding the number of the hand's Points in `_POINTS`
+# (0: not a hand of that deck). hand_points reads the cube: 47 kB a family stays in the CPU cache, where the dict
+# and its int keys (several hundred kB) do not, and no key object is made or compared.
+_POINTS: list[Points | None] = [None]
+
+
+def _build_table(family: str) -> tuple[dict[int, Points], bytes]:
     score = _SCORERS[family]
     wild = wild_card(family)
-    facts = [(card.bit, (card.rank, card.suit, card.value, card == wild)) for card in deck(family)]
-    interned: dict[tuple, Points] = {}
+    # Per card: its bit, its three offsets in the cube (as first, second, third card) and what the scorer reads.
+    facts = [
+        (
+            card.bit,
+            card.index * 1296,
+            card.index * 36,
+            card.index,
+            (card.rank, card.suit, card.value, card == wild),
+        )
+        for card in deck(family)
+    ]
+    numbers: dict[tuple, int] = {}
     table = {}
-    for (bit_a, a), (bit_b, b), (bit_c, c) in combinations(facts, 3):
+    cube = bytearray(36 * 36 * 36)
+    for (bit_a, a1, a2, a3, a), (bit_b, b1, b2, b3, b), (bit_c, c1, c2, c3, c) in combinations(facts, 3):
         points = score(a, b, c)
-        named = interned.get(points)
-        if named is None:
-            named = interned[points] = Points(*points)
-        table[bit_a | bit_b | bit_c] = named
-    return table
+        number = numbers.get(points)
+        if number is None:
+            number = numbers[points] = len(_POINTS)
+            _POINTS.append(Points(*points))
+        table[bit_a | bit_b | bit_c] = _POINTS[number]
+        cube[a1 + b2 + c3] = cube[a1 + c2 + b3] = cube[b1 + a2 + c3] = number
+        cube[b1 + c2 + a3] = cube[c1 + a2 + b3] = cube[c1 + b2 + a3] = number
+    return table, bytes(cube)
 
 
-_TABLES: dict[str, dict[int, Points]] = {family: _build_table(family) for family in FAMILIES}
+_TABLES: dict[str, dict[int, Points]] = {}
+_CUBES: dict[str, bytes] = {}
+for _family in FAMILIES:
+    _TABLES[_family], _CUBES[_family] = _build_table(_family)
+del _family
+assert len(_POINTS) < 256, "a Points number must fit in a byte of the cube"
 
 
 def hand_points(family: str, cards) -> Points:
     """The points and name of a hand: three distinct Cards of the family's deck (or their text, e.g. "Ah Kh 6c")."""
     try:
         a, b, c = cards
-        return _TABLES[family][a.bit | b.bit | c.bit]
+        number = _CUBES[family][a._first + b._second + c.index]
+        if number:
+            return _POINTS[number]
     except (KeyError, AttributeError, TypeError, ValueError):
         pass
     # The slow path: text to parse, or a hand to refuse with a clear reason.
