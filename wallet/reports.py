@@ -118,7 +118,8 @@ def rake_chart_svg(days: list[tuple[date, int]], *, width: int = 720, height: in
         )
     bars_svg = format_html_join(
         "",
-        '<rect class="bar" x="{}" y="{}" width="{}" height="{}" fill="currentColor"><title>{}</title></rect>',
+        '<rect class="bar" x="{}" y="{}" width="{}" height="{}" style="fill: var(--gold, #e2b84b)">'
+        "<title>{}</title></rect>",
         bars,
     )
     first = days[0][0].isoformat() if days else ""
