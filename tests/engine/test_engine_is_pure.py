@@ -34,10 +34,10 @@ def module_name(path):
     return ".".join(parts)
 
 
-def imported_names(path):
+def imported_names(path, module=None):
     """Every module name the file imports, relative imports resolved, plus import_module("...") strings."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    package = module_name(path).split(".")
+    package = (module or module_name(path)).split(".")
     if path.name != "__init__.py":
         package = package[:-1]
     names = []
@@ -85,6 +85,30 @@ def test_the_checker_recognises_forbidden_imports():
     assert forbidden("config.settings")
     assert not forbidden("tables.engine.points")
     assert not forbidden("itertools")
+
+
+def test_the_checker_finds_every_kind_of_import(tmp_path):
+    source = tmp_path / "sneaky.py"
+    source.write_text(
+        "import os, django.db\n"
+        "from .. import models\n"
+        "from ..services import act\n"
+        "from . import cards\n"
+        "def later():\n"
+        "    import celery\n"
+        "    importlib.import_module('wallet.services')\n",
+        encoding="utf-8",
+    )
+    names = imported_names(source, "tables.engine.sneaky")
+    assert sorted(name for name in names if forbidden(name)) == [
+        "celery",
+        "django.db",
+        "tables.models",
+        "tables.services",
+        "tables.services.act",
+        "wallet.services",
+    ]
+    assert "tables.engine.cards" in names
 
 
 def test_engine_modules_import_nothing_from_django_or_the_project():
