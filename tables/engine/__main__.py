@@ -5,7 +5,8 @@
 
 Each command is a subparser registered by a function `register(subparsers)` that adds its parser and sets
 `run=<function(args) -> int exit status>`. `count` lives here; `simulate` lives in `tables/engine/simulate.py`
-(its own `register`), imported only when the command line runs, and only if that module exists.
+(its own `register`), imported only when the command line runs a command other than `count`, and only if that
+module exists.
 """
 
 from __future__ import annotations
@@ -58,11 +59,11 @@ def count(args: argparse.Namespace) -> int:
     return status
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(*, plugged: bool = True) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m tables.engine", description="Svara game engine tools.")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     register(subparsers)
-    for name in PLUGGED_COMMANDS:
+    for name in PLUGGED_COMMANDS if plugged else ():
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as error:
@@ -74,7 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    # `count` needs none of the plugged commands: don't import them (nor what they import) for it.
+    args = build_parser(plugged=argv[:1] != ["count"]).parse_args(argv)
     return args.run(args)
 
 
