@@ -218,3 +218,38 @@ def test_fund_bots_command_fills_the_pool(db):
     call_command("fund_bots", "2500", "--key", "demo:bots")
     call_command("fund_bots", "2500", "--key", "demo:bots")  # the same key moves nothing more
     assert bots_pool_account().balance == 2500
+
+
+def test_table_changed_schedules_the_bot_with_a_human_pause(ann, pool, settings):
+    """The receiver of `table_changed` queues `bot_act(table, version, seat)` to run 1–4 s later."""
+    from datetime import datetime
+
+    from config.celery import app
+    from tables.signals import table_changed
+
+    table = door.create_table(ann, "classic", 10, 2, bots_allowed=True)
+    bots.seat_bot(table, "strong", by_user=ann)
+    door.sit(table.pk, ann, 400)
+    door.act(table.pk, ann, {"kind": "new_deal"})
+    state = state_of(table.pk)
+    bot_seat = bots.seats_to_act(state)[0]
+    sent_at = timezone.now()
+    table_changed.send(sender=None, table_id=table.pk, version=state.version, state=state)
+
+    found = []
+    with app.connection_for_read() as connection:
+        queue = connection.SimpleQueue(app.conf.task_default_queue)
+        try:
+            while True:
+                message = queue.get(timeout=1)
+                message.ack()
+                if message.headers.get("task") == "tables.bots.tasks.bot_act":
+                    found.append((message.payload[0], datetime.fromisoformat(message.headers["eta"])))
+        except queue.Empty:
+            pass
+        finally:
+            queue.close()
+    mine = [eta for args, eta in found if args == [table.pk, state.version, bot_seat]]
+    assert len(mine) == 1
+    scale = float(getattr(settings, "SVARA_CLOCK_SCALE", 1.0))
+    assert 0.9 * scale <= (mine[0] - sent_at).total_seconds() <= 4.1 * scale
