@@ -31,7 +31,8 @@ GAME_MOVES = frozenset(
 def engine_deals_per_second(deals: int, seed: int, roundtrip: bool) -> tuple[float, int, float]:
     """Random legal play: the seat awaited picks uniformly among its legal moves (opening a card is one of them);
     bet and raise amounts are the minimum 60 % of the time, else up to four times it. Between deals every seat
-    presses New deal and a short stack is topped up (so the table never stops)."""
+    presses New deal and a short stack is topped up first (so all six play every deal). Every applied action
+    counts in `engine_actions_per_deal`, the six New deal presses included."""
     rng = random.Random(seed)
     ante = 10
     state = TableState.new("classic", ante, 6)
@@ -46,6 +47,7 @@ def engine_deals_per_second(deals: int, seed: int, roundtrip: bool) -> tuple[flo
         if roundtrip:
             state = from_json(loads(stored))
         if state.phase == "waiting":
+            # Top up and bring back every seat before anyone presses New deal, so all six play every deal.
             action = None
             for seat, s in enumerate(state.seats):
                 if s.stack < 20 * ante:
@@ -56,9 +58,9 @@ def engine_deals_per_second(deals: int, seed: int, roundtrip: bool) -> tuple[flo
                 if s.sitting_out:
                     action = Action("back", seat=seat)
                     break
-                if not s.ready:
-                    action = Action("new_deal", seat=seat)
-                    break
+            else:
+                seat = next(i for i, s in enumerate(state.seats) if not s.ready)
+                action = Action("new_deal", seat=seat)
         else:
             seat = state.turn if state.turn >= 0 else state.clock.seats[0]
             moves = [lg for lg in state.legal_actions(seat) if lg.kind in GAME_MOVES]
