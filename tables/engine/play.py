@@ -14,7 +14,7 @@ from .betting import BettingMixin
 from .cards import ALL_CARDS, FAMILIES
 from .dealing import deck_indexes, default_rng
 from .seat import Seat
-from .showdown import ShowdownMixin
+from .showdown import ShowdownMixin, result_of
 from .views import view_of
 
 __all__ = ["Action", "Clock", "IllegalAction", "Legal", "TableState", "MAX_SEATS", "MIN_BUY_IN", "MAX_STACK"]
@@ -41,7 +41,7 @@ _get_fields = attrgetter(*_FIELDS)
 
 
 class TableState(BettingMixin, ShowdownMixin):
-    __slots__ = _FIELDS + ("seats", "last_result", "_rng", "_events")
+    __slots__ = _FIELDS + ("seats", "result", "_rng", "_events")
 
     # ----------------------------------------------------------------- creation and storage
     @classmethod
@@ -62,7 +62,7 @@ class TableState(BettingMixin, ShowdownMixin):
         state.rake_taken = 0
         state.button = -1  # the table's dealer button: the dealer of the last plain deal (D14)
         state.deal_no = 0
-        state.last_result = None
+        state.result = None
         state._reset_deal()
         state.phase = "waiting"
         return state
@@ -99,7 +99,7 @@ class TableState(BettingMixin, ShowdownMixin):
             "version": self.version,
             "table": list(_get_fields(self)),
             "seats": [seat.to_json() for seat in self.seats],
-            "last_result": self.last_result,
+            "result": self.result,
         }
 
     @classmethod
@@ -125,8 +125,13 @@ class TableState(BettingMixin, ShowdownMixin):
         state.buyers = list(state.buyers)
         seat_from_json = Seat.from_json
         state.seats = [seat_from_json(seat) for seat in data["seats"]]
-        state.last_result = data["last_result"]
+        state.result = data["result"]
         return state
+
+    @property
+    def last_result(self) -> dict | None:
+        """The last award, until the next deal starts (stored compactly in `result`, see showdown.py)."""
+        return result_of(self) if self.result is not None else None
 
     def __eq__(self, other) -> bool:
         return isinstance(other, TableState) and self.to_json() == other.to_json()
@@ -308,7 +313,7 @@ class TableState(BettingMixin, ShowdownMixin):
         self._reset_deal()
         self.button = self.dealer = dealer
         self.deal_no += 1
-        self.last_result = None
+        self.result = None
         for s in self.seats:
             s.clear_deal()
         self.order = order = [i % n for i in range(dealer + 1, dealer + 1 + n) if i % n in active]

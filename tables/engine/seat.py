@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 ALL_OPENED = 0b111  # `opened` is a bitmask of the three cards' indexes
 
 
@@ -46,14 +48,12 @@ class Seat:
     def to_json(self) -> list | None:
         if self.player is None:
             return None
-        flags = (
-            self.sitting_out | self.ready << 1 | self.leaving << 2 | self.in_deal << 3 | self.folded << 4
-            | self.all_in << 5 | self.blind << 6 | self.shown << 7 | self.unseen << 8 | self.opened << 9
-            | _CHOICE_CODE[self.choice] << 12
-        )
         cards = self.cards
-        packed = -1 if cards is None else cards[0] | cards[1] << 6 | cards[2] << 12
-        return [self.player, self.name, self.stack, self.level, flags, packed]
+        return [
+            self.player, self.name, self.stack, self.level,
+            _FLAG_CODE[_flags_of(self)] | self.opened << 9 | _CHOICE_CODE[self.choice] << 12,
+            -1 if cards is None else cards[0] | cards[1] << 6 | cards[2] << 12,
+        ]
 
     @classmethod
     def from_json(cls, data: list | None) -> Seat:
@@ -61,15 +61,10 @@ class Seat:
             return cls()
         seat = _new(cls)
         seat.player, seat.name, seat.stack, seat.level, flags, packed = data
-        seat.sitting_out = bool(flags & 1)
-        seat.ready = bool(flags & 2)
-        seat.leaving = bool(flags & 4)
-        seat.in_deal = bool(flags & 8)
-        seat.folded = bool(flags & 16)
-        seat.all_in = bool(flags & 32)
-        seat.blind = bool(flags & 64)
-        seat.shown = bool(flags & 128)
-        seat.unseen = bool(flags & 256)
+        (
+            seat.sitting_out, seat.ready, seat.leaving, seat.in_deal, seat.folded, seat.all_in, seat.blind,
+            seat.shown, seat.unseen,
+        ) = _FLAGS[flags & 511]
         seat.opened = flags >> 9 & 7
         seat.choice = _CHOICES[flags >> 12 & 3]
         seat.cards = None if packed < 0 else [packed & 63, packed >> 6 & 63, packed >> 12 & 63]
@@ -77,5 +72,11 @@ class Seat:
 
 
 _new = object.__new__
+_FLAG_NAMES = ("sitting_out", "ready", "leaving", "in_deal", "folded", "all_in", "blind", "shown", "unseen")
+_flags_of = attrgetter(*_FLAG_NAMES)
+# The nine yes/no fields as one int (bit k = _FLAG_NAMES[k]) and back, by table lookup: seats are stored and
+# loaded around every action, so this is hot.
+_FLAGS = [tuple(bool(code >> k & 1) for k in range(len(_FLAG_NAMES))) for code in range(1 << len(_FLAG_NAMES))]
+_FLAG_CODE = {flags: code for code, flags in enumerate(_FLAGS)}
 _CHOICES = (None, "split", "play_on")
 _CHOICE_CODE = {None: 0, "split": 1, "play_on": 2}

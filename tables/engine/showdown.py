@@ -13,6 +13,25 @@ RAKE_PERCENT = 3
 RAKE_MAX_ANTES = 10
 
 
+def result_of(state) -> dict:
+    """The readable form of the stored last result: winners with their points when shown, and the shown hands."""
+    deal_no, kind, rake, pot, reason, paid, shown = state.result
+    table = _POINTS[state.family]
+    hands = {}
+    for seat, (a, b, c) in shown:
+        points = table[(1 << a) | (1 << b) | (1 << c)]
+        hands[seat] = {"seat": seat, "cards": [str(ALL_CARDS[a]), str(ALL_CARDS[b]), str(ALL_CARDS[c])],
+                       "points": points.points, "hand_name": points.name}
+    winners = [
+        {"seat": seat, "player": player, "amount": amount,
+         "points": hands[seat]["points"] if seat in hands else None,
+         "hand_name": hands[seat]["hand_name"] if seat in hands else None}
+        for seat, player, amount in paid
+    ]
+    return {"deal_no": deal_no, "kind": kind, "winners": winners, "rake": rake, "pot": pot, "reason": reason,
+            "shown": list(hands.values())}
+
+
 class ShowdownMixin:
     __slots__ = ()
 
@@ -139,18 +158,6 @@ class ShowdownMixin:
             return 0
         return min(self.pot * RAKE_PERCENT // 100, RAKE_MAX_ANTES * self.ante)
 
-    def _shown_hands(self) -> list[dict]:
-        hands = []
-        for i in self.order:
-            s = self.seats[i]
-            if s.shown:
-                points = self._points(i)
-                hands.append(
-                    {"seat": i, "cards": [str(ALL_CARDS[c]) for c in s.cards], "points": points.points,
-                     "hand_name": points.name}
-                )
-        return hands
-
     def _award_alone(self, seat: int, reason: str = "all others folded") -> None:
         self._pay_out([seat], "win", reason)
 
@@ -171,22 +178,18 @@ class ShowdownMixin:
         # D10: the odd chip goes to the first tied player clockwise from the dealer.
         winners = sorted(winners, key=lambda i: (i - dealer - 1) % n)
         share, odd = divmod(amount, len(winners))
-        result = []
+        paid = []  # [seat, player, amount]
         for k, i in enumerate(winners):
             got = share + (1 if k < odd else 0)
             seats[i].stack += got
-            points = self._points(i) if seats[i].shown else None
-            result.append(
-                {"seat": i, "player": seats[i].player, "amount": got,
-                 "points": points.points if points else None, "hand_name": points.name if points else None}
-            )
+            paid.append([i, seats[i].player, got])
         self.pot = 0
-        event = "pot_awarded" if kind == "win" else "split"
-        self._emit(event, winners=result, rake=rake, pot=pot, reason=reason)
-        self.last_result = {
-            "deal_no": self.deal_no, "kind": kind, "winners": result, "rake": rake, "pot": pot,
-            "reason": reason, "shown": self._shown_hands(),
-        }
+        # Stored compactly (it rides along every stored state between deals): the shown hands as card indexes.
+        shown = [[i, seats[i].cards] for i in self.order if seats[i].shown]
+        self.result = [self.deal_no, kind, rake, pot, reason, paid, shown]
+        full = result_of(self)
+        self._emit("pot_awarded" if kind == "win" else "split", winners=full["winners"], rake=rake, pot=pot,
+                   reason=reason)
         self._end_deal()
 
     # ----------------------------------------------------------------- svara (§7)
