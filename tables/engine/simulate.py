@@ -125,7 +125,7 @@ class RandomTable:
             if s.player is None:
                 self._sit(i)
                 return
-            if s.stack < 20 * ante and rng.random() < 0.5:
+            if s.stack < ante or (s.stack < 20 * ante and rng.random() < 0.5):
                 self.apply(Action("add_chips", seat=i, amount=100 * ante - s.stack))
                 return
             if s.sitting_out and s.stack >= ante:
