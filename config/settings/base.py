@@ -152,7 +152,14 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 500, "expiry": 30, "group_expiry": 600},
+            # redis-py 8 reads with a 5 s socket timeout by default, the same as channels-redis's 5 s blocking
+            # BZPOPMIN: the read times out first and the consumer dies with 1011. A longer socket timeout avoids it.
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+                "capacity": 500,
+                "expiry": 30,
+                "group_expiry": 600,
+            },
         }
     }
 else:
