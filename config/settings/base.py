@@ -190,7 +190,7 @@ LOGGING = {
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
         # Beat and the worker announce every sweep at INFO; keep the console readable.
-        "celery": {"level": os.environ.get("CELERY_LOG_LEVEL", "WARNING")},
+        "celery": {"level": os.environ.get("SVARA_CELERY_LOG_LEVEL", "WARNING")},
     },
 }
 
