@@ -1,13 +1,15 @@
 """Whole random deals per second through the engine vs PokerKit's random no-limit hold'em hands, same process.
 
-    python -m bench deals [--deals 3000] [--hands 3000] [--seed 1] [--no-roundtrip]
+    python -m bench deals [--deals 3000] [--hands 600] [--rounds 5] [--seed 1] [--no-roundtrip]
 
 Engine: a 6-seat classic table of random legal players (blind rounds, svaras, buy-ins included). The
 state is kept as the table server keeps it: before every action it is loaded from its stored JSON text and after
 it written back (`json.dumps(state.to_json())` / `TableState.from_json(json.loads(...))`), because the server
 loads, applies and stores on every action (ARCHITECTURE.md "How a move flows").
 Baseline: PokerKit 0.7.7 `NoLimitTexasHoldem`, 6 players, every automation on, random legal actions.
-Target (issue 3): the engine at least 10× PokerKit's hands per second. Exit status 1 when it misses.
+Both engine figures are printed (with the round trip, and in memory) with their ratios; the three runs alternate
+in short rounds in one process and each side's median is kept. Target (issue 3): the engine, round trip included,
+at least 10× PokerKit's hands per second. Exit status 1 when it misses.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import time
+import warnings
 
 from tables.engine.play import Action, TableState
 
@@ -41,6 +45,7 @@ def engine_deals_per_second(deals: int, seed: int, roundtrip: bool) -> tuple[flo
     total = sum(s.stack for s in state.seats)
     dumps, loads, from_json = json.dumps, json.loads, TableState.from_json
     stored = dumps(state.to_json())
+    size = len(stored)
     done = actions = 0
     started = time.perf_counter()
     while done < deals:
@@ -79,10 +84,12 @@ def engine_deals_per_second(deals: int, seed: int, roundtrip: bool) -> tuple[flo
                 done += 1
         if roundtrip:
             stored = dumps(state.to_json())
+            if len(stored) > size:
+                size = len(stored)
     elapsed = time.perf_counter() - started
     if sum(s.stack for s in state.seats) + state.pot + state.rake_taken != total:
         raise SystemExit("chips were not conserved during the bench")
-    return deals / elapsed, len(stored), actions / deals
+    return deals / elapsed, size, actions / deals
 
 
 def pokerkit_hands_per_second(hands: int, seed: int) -> tuple[float, float]:
@@ -96,6 +103,7 @@ def pokerkit_hands_per_second(hands: int, seed: int) -> tuple[float, float]:
     )
     rng = random.Random(seed)
     actions = 0
+    warnings.filterwarnings("ignore", "There is no reason for this player to fold", UserWarning)
     started = time.perf_counter()
     for _ in range(hands):
         state = NoLimitTexasHoldem.create_state(
@@ -124,24 +132,42 @@ def pokerkit_hands_per_second(hands: int, seed: int) -> tuple[float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench deals", description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=3000)
-    parser.add_argument("--hands", type=int, default=1000)
+    parser.add_argument("--deals", type=int, default=3000, help="engine deals per mode, spread over the rounds")
+    parser.add_argument("--hands", type=int, default=600, help="PokerKit hands, spread over the rounds")
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds; each side's median is kept")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-roundtrip", dest="roundtrip", action="store_false",
-                        help="keep the state in memory instead of a JSON round trip around every action")
+                        help="measure only the in-memory engine (no JSON round trip around every action)")
     args = parser.parse_args(argv)
-    engine, stored_bytes, engine_actions = engine_deals_per_second(args.deals, args.seed, args.roundtrip)
-    baseline, baseline_actions = pokerkit_hands_per_second(args.hands, args.seed)
-    ratio = engine / baseline
-    print(json.dumps({
-        "engine_deals_per_second": round(engine, 1),
-        "json_roundtrip_per_action": args.roundtrip,
-        "stored_state_bytes": stored_bytes,
-        "engine_actions_per_deal": round(engine_actions, 1),
-        "pokerkit_actions_per_hand": round(baseline_actions, 1),
-        "pokerkit_hands_per_second": round(baseline, 1),
-        "ratio": round(ratio, 2),
-        "target_ratio": TARGET_RATIO,
-        "meets_target": ratio >= TARGET_RATIO,
-    }))
+    rounds = max(1, args.rounds)
+    modes = (True, False) if args.roundtrip else (False,)
+    engine = {mode: [] for mode in modes}
+    baseline = []
+    stored_bytes = engine_actions = baseline_actions = 0
+    # The sides alternate in short rounds in one process, so a busy machine slows both alike; medians are kept.
+    for k in range(rounds):
+        for mode in modes:
+            rate, size, per_deal = engine_deals_per_second(max(1, args.deals // rounds), args.seed + k, mode)
+            engine[mode].append(rate)
+            if mode:
+                stored_bytes = max(stored_bytes, size)
+            engine_actions = per_deal
+        rate, baseline_actions = pokerkit_hands_per_second(max(1, args.hands // rounds), args.seed + k)
+        baseline.append(rate)
+    pokerkit = statistics.median(baseline)
+    report = {"pokerkit_hands_per_second": round(pokerkit, 1),
+              "pokerkit_actions_per_hand": round(baseline_actions, 1),
+              "engine_actions_per_deal": round(engine_actions, 1), "rounds": rounds}
+    if True in engine:
+        with_roundtrip = statistics.median(engine[True])
+        report["engine_deals_per_second_json_roundtrip"] = round(with_roundtrip, 1)
+        report["ratio_json_roundtrip"] = round(with_roundtrip / pokerkit, 2)
+        report["stored_state_bytes_max"] = stored_bytes
+    in_memory = statistics.median(engine[False])
+    report["engine_deals_per_second_in_memory"] = round(in_memory, 1)
+    report["ratio_in_memory"] = round(in_memory / pokerkit, 2)
+    ratio = report.get("ratio_json_roundtrip", report["ratio_in_memory"])
+    report["target_ratio"] = TARGET_RATIO
+    report["meets_target"] = ratio >= TARGET_RATIO  # the server's way (round trip) when it was measured
+    print(json.dumps(report, indent=1))
     return 0 if ratio >= TARGET_RATIO else 1
