@@ -13,7 +13,7 @@ from .actions import CLOCK_SECONDS, KINDS, Action, Clock, IllegalAction, Legal
 from .betting import BettingMixin
 from .cards import ALL_CARDS, FAMILIES
 from .dealing import deck_indexes, default_rng
-from .seat import Seat
+from .seat import Seat, seat_from_stored
 from .showdown import ShowdownMixin, result_of
 from .views import view_of
 
@@ -24,24 +24,31 @@ MIN_SEATS = 2
 MIN_BUY_IN = 20  # antes (RULES §10)
 MAX_STACK = 100  # antes: the table buy-in and adding chips (D15)
 
-STORED_FORMAT = 1
+STORED_FORMAT = 2
 _new = object.__new__
 
 _DEAL_PHASES = frozenset(("betting", "blind_round", "dark_round", "showdown", "split_choice", "svara_buy_in"))
 
-# Fields saved by to_json, in order (the seats and the last result are handled apart).
+# The stored form is one flat JSON list (docs/engine.md "Storage"): the format, then these fields in order (family
+# and phase as codes), the seats (six values each, seat.py), the seat lists (each its length, then its seats), and
+# the last result's compact values (showdown.py) when there is one.
 _FIELDS = (
-    "family", "ante", "has_bot", "version", "pot", "rake_taken", "button", "dealer", "deal_no", "phase", "turn",
-    "order", "bet_level", "cap", "blind_last", "must_open", "first_move", "pending", "last_caller",
-    "last_checker", "antes_only", "show_queue", "best", "tied", "svara_chain", "price", "svara_pot",
-    "svara_dealer", "offers", "buyers",
+    "version", "family", "ante", "has_bot", "pot", "rake_taken", "button", "dealer", "deal_no", "phase", "turn",
+    "bet_level", "cap", "blind_last", "must_open", "first_move", "pending", "last_caller", "last_checker",
+    "antes_only", "best", "svara_chain", "price", "svara_pot", "svara_dealer",
 )
+_LISTS = ("order", "show_queue", "tied", "offers", "buyers")
+_FAMILIES = ("classic", "bulgarian")
+_FAMILY_CODE = {family: code for code, family in enumerate(_FAMILIES)}
+_PHASES = ("waiting", "betting", "blind_round", "dark_round", "showdown", "split_choice", "svara_buy_in")
+_PHASE_CODE = {phase: code for code, phase in enumerate(_PHASES)}
+_HEAD = 1 + len(_FIELDS) + 1  # the format, the fields, the number of seats
 
 _get_fields = attrgetter(*_FIELDS)
 
 
 class TableState(BettingMixin, ShowdownMixin):
-    __slots__ = _FIELDS + ("seats", "result", "_rng", "_events")
+    __slots__ = _FIELDS + _LISTS + ("seats", "result", "_rng", "_events")
 
     # ----------------------------------------------------------------- creation and storage
     @classmethod
@@ -91,41 +98,47 @@ class TableState(BettingMixin, ShowdownMixin):
         self.offers = []
         self.buyers = []
 
-    def to_json(self) -> dict:
-        """The whole state, JSON-able and compact: the server stores it after every action. `version` is
-        readable at the top; `table` holds the fields of _FIELDS in order, `seats` one compact list per seat."""
-        return {
-            "format": STORED_FORMAT,
-            "version": self.version,
-            "table": list(_get_fields(self)),
-            "seats": [seat.to_json() for seat in self.seats],
-            "result": self.result,
-        }
+    def to_json(self) -> list:
+        """The whole state as one flat JSON list of ints, strings, bools and nulls (docs/engine.md "Storage"):
+        the server stores it after every action and loads it before the next, so it is built and read flat."""
+        fields = list(_get_fields(self))
+        fields[1] = _FAMILY_CODE[self.family]
+        fields[9] = _PHASE_CODE[self.phase]
+        out = [STORED_FORMAT, *fields, len(self.seats)]
+        for seat in self.seats:
+            out += seat.stored()
+        for values in (self.order, self.show_queue, self.tied, self.offers, self.buyers):
+            out.append(len(values))
+            out += values
+        if self.result is not None:
+            out += self.result
+        return out
 
     @classmethod
-    def from_json(cls, data: dict) -> TableState:
-        if data.get("format") != STORED_FORMAT:
+    def from_json(cls, data: list) -> TableState:
+        """The state `to_json` stored; built slot by slot without re-validating (it runs before every action)."""
+        if type(data) is not list or not data or data[0] != STORED_FORMAT:
             raise ValueError(f"not a stored table state of format {STORED_FORMAT}")
         state = _new(cls)
-        table = data["table"]
-        if len(table) != len(_FIELDS):
-            raise ValueError("a stored table state with the wrong number of fields")
         (
-            state.family, state.ante, state.has_bot, state.version, state.pot, state.rake_taken, state.button,
-            state.dealer, state.deal_no, state.phase, state.turn, state.order, state.bet_level, state.cap,
-            state.blind_last, state.must_open, state.first_move, state.pending, state.last_caller,
-            state.last_checker, state.antes_only, state.show_queue, state.best, state.tied, state.svara_chain,
-            state.price, state.svara_pot, state.svara_dealer, state.offers, state.buyers,
-        ) = table
-        # Lists are copied so that the state never shares them with the caller's dict.
-        state.order = list(state.order)
-        state.show_queue = list(state.show_queue)
-        state.tied = list(state.tied)
-        state.offers = list(state.offers)
-        state.buyers = list(state.buyers)
-        seat_from_json = Seat.from_json
-        state.seats = [seat_from_json(seat) for seat in data["seats"]]
-        state.result = data["result"]
+            _, state.version, family, state.ante, state.has_bot, state.pot, state.rake_taken, state.button,
+            state.dealer, state.deal_no, phase, state.turn, state.bet_level, state.cap, state.blind_last,
+            state.must_open, state.first_move, state.pending, state.last_caller, state.last_checker,
+            state.antes_only, state.best, state.svara_chain, state.price, state.svara_pot, state.svara_dealer, n,
+        ) = data[:_HEAD]
+        state.family = _FAMILIES[family]
+        state.phase = _PHASES[phase]
+        k = _HEAD + 6 * n
+        values = data[_HEAD:k]
+        state.seats = list(map(seat_from_stored, values[0::6], values[1::6], values[2::6], values[3::6],
+                               values[4::6], values[5::6]))
+        lists = []
+        for _ in range(5):
+            length = data[k]
+            lists.append(data[k + 1: k + 1 + length])
+            k += 1 + length
+        state.order, state.show_queue, state.tied, state.offers, state.buyers = lists
+        state.result = data[k:] or None
         return state
 
     @property

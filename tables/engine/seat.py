@@ -43,34 +43,44 @@ class Seat:
     def has_looked(self) -> bool:
         return self.opened != 0
 
-    # Stored compactly (the server loads and stores the state around every action): one int of flags and one int
-    # of cards (6 bits each) instead of sixteen JSON values.
-    def to_json(self) -> list | None:
+    # Stored compactly (the server loads and stores the state around every action): six flat values per seat in
+    # the table's one flat list, the nine yes/no fields, the opened cards and the choice in one int, the three card
+    # indexes in another (6 bits each). An empty seat is six zeros/nulls.
+    def stored(self) -> tuple:
         if self.player is None:
-            return None
+            return _EMPTY
         cards = self.cards
-        return [
+        return (
             self.player, self.name, self.stack, self.level,
             _FLAG_CODE[_flags_of(self)] | self.opened << 9 | _CHOICE_CODE[self.choice] << 12,
             -1 if cards is None else cards[0] | cards[1] << 6 | cards[2] << 12,
-        ]
+        )
 
-    @classmethod
-    def from_json(cls, data: list | None) -> Seat:
-        if data is None:
-            return cls()
-        seat = _new(cls)
-        seat.player, seat.name, seat.stack, seat.level, flags, packed = data
-        (
-            seat.sitting_out, seat.ready, seat.leaving, seat.in_deal, seat.folded, seat.all_in, seat.blind,
-            seat.shown, seat.unseen,
-        ) = _FLAGS[flags & 511]
-        seat.opened = flags >> 9 & 7
-        seat.choice = _CHOICES[flags >> 12 & 3]
-        seat.cards = None if packed < 0 else [packed & 63, packed >> 6 & 63, packed >> 12 & 63]
+
+def seat_from_stored(player, name, stack, level, flags, packed) -> Seat:
+    """The Seat of `Seat.stored()`'s six values, built without re-validating (it is on every load)."""
+    seat = _new(Seat)
+    if player is None:
+        seat.player = seat.name = None
+        seat.stack = 0
+        seat.sitting_out = seat.ready = seat.leaving = False
+        seat.clear_deal()
         return seat
+    seat.player = player
+    seat.name = name
+    seat.stack = stack
+    seat.level = level
+    (
+        seat.sitting_out, seat.ready, seat.leaving, seat.in_deal, seat.folded, seat.all_in, seat.blind,
+        seat.shown, seat.unseen,
+    ) = _FLAGS[flags & 511]
+    seat.opened = flags >> 9 & 7
+    seat.choice = _CHOICES[flags >> 12 & 3] if flags >> 12 else None
+    seat.cards = None if packed < 0 else [packed & 63, packed >> 6 & 63, packed >> 12 & 63]
+    return seat
 
 
+_EMPTY = (None, None, 0, 0, 0, -1)
 _new = object.__new__
 _FLAG_NAMES = ("sitting_out", "ready", "leaving", "in_deal", "folded", "all_in", "blind", "shown", "unseen")
 _flags_of = attrgetter(*_FLAG_NAMES)

@@ -13,12 +13,24 @@ RAKE_PERCENT = 3
 RAKE_MAX_ANTES = 10
 
 
+# The last result is kept flat (it rides along every stored state between deals): deal_no, kind code, rake, pot,
+# reason code, the number of winners, then seat, player, amount for each, the number of shown hands, then seat and
+# the three card indexes packed 6 bits each for each.
+_KINDS = ("win", "split")
+_REASONS = ("all others folded", "best hand", "split", "all checked (D17)")
+
+
 def result_of(state) -> dict:
     """The readable form of the stored last result: winners with their points when shown, and the shown hands."""
-    deal_no, kind, rake, pot, reason, paid, shown = state.result
+    result = state.result
+    deal_no, kind, rake, pot, reason, n = result[:6]
+    k = 6 + 3 * n
+    paid = result[6:k]
+    shown = result[k + 1: k + 1 + 2 * result[k]]
     table = _POINTS[state.family]
     hands = {}
-    for seat, (a, b, c) in shown:
+    for seat, packed in zip(shown[0::2], shown[1::2], strict=True):
+        a, b, c = packed & 63, packed >> 6 & 63, packed >> 12 & 63
         points = table[(1 << a) | (1 << b) | (1 << c)]
         hands[seat] = {"seat": seat, "cards": [str(ALL_CARDS[a]), str(ALL_CARDS[b]), str(ALL_CARDS[c])],
                        "points": points.points, "hand_name": points.name}
@@ -26,10 +38,10 @@ def result_of(state) -> dict:
         {"seat": seat, "player": player, "amount": amount,
          "points": hands[seat]["points"] if seat in hands else None,
          "hand_name": hands[seat]["hand_name"] if seat in hands else None}
-        for seat, player, amount in paid
+        for seat, player, amount in zip(paid[0::3], paid[1::3], paid[2::3], strict=True)
     ]
-    return {"deal_no": deal_no, "kind": kind, "winners": winners, "rake": rake, "pot": pot, "reason": reason,
-            "shown": list(hands.values())}
+    return {"deal_no": deal_no, "kind": _KINDS[kind], "winners": winners, "rake": rake, "pot": pot,
+            "reason": _REASONS[reason], "shown": list(hands.values())}
 
 
 class ShowdownMixin:
@@ -178,15 +190,20 @@ class ShowdownMixin:
         # D10: the odd chip goes to the first tied player clockwise from the dealer.
         winners = sorted(winners, key=lambda i: (i - dealer - 1) % n)
         share, odd = divmod(amount, len(winners))
-        paid = []  # [seat, player, amount]
+        paid = []  # seat, player, amount for each winner
         for k, i in enumerate(winners):
             got = share + (1 if k < odd else 0)
             seats[i].stack += got
-            paid.append([i, seats[i].player, got])
+            paid += (i, seats[i].player, got)
         self.pot = 0
-        # Stored compactly (it rides along every stored state between deals): the shown hands as card indexes.
-        shown = [[i, seats[i].cards] for i in self.order if seats[i].shown]
-        self.result = [self.deal_no, kind, rake, pot, reason, paid, shown]
+        shown = []  # seat, packed card indexes for each shown hand
+        for i in self.order:
+            s = seats[i]
+            if s.shown:
+                a, b, c = s.cards
+                shown += (i, a | b << 6 | c << 12)
+        self.result = [self.deal_no, _KINDS.index(kind), rake, pot, _REASONS.index(reason), len(winners), *paid,
+                       len(shown) // 2, *shown]
         full = result_of(self)
         self._emit("pot_awarded" if kind == "win" else "split", winners=full["winners"], rake=rake, pot=pot,
                    reason=reason)
