@@ -136,3 +136,14 @@ def test_the_decision_takes_the_view_never_the_state():
     spectator["you"] = None
     with pytest.raises(StrategyError):
         decide(spectator, rng=random.Random(0))
+
+
+def test_the_strategy_cannot_reach_a_table_state():
+    # It imports cards, points and equity only: nothing that holds or loads a TableState (no peeking).
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(strategy.__file__).read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    assert imported <= {"__future__", "random", "dataclasses", "cards", "equity", "points"}, imported
