@@ -7,6 +7,9 @@ records. Betting lives in betting.py, the showdown, splits and svaras in showdow
 
 from __future__ import annotations
 
+from array import array as _Int64s
+from base64 import b64decode as _b64decode
+from base64 import b64encode as _b64encode
 from operator import attrgetter
 
 from .actions import CLOCK_SECONDS, KINDS, Action, Clock, IllegalAction, Legal
@@ -24,14 +27,14 @@ MIN_SEATS = 2
 MIN_BUY_IN = 20  # antes (RULES §10)
 MAX_STACK = 100  # antes: the table buy-in and adding chips (D15)
 
-STORED_FORMAT = 2
+STORED_FORMAT = 3
 _new = object.__new__
 
 _DEAL_PHASES = frozenset(("betting", "blind_round", "dark_round", "showdown", "split_choice", "svara_buy_in"))
 
-# The stored form is one flat JSON list (docs/engine.md "Storage"): the format, then these fields in order (family
-# and phase as codes), the seats (six values each, seat.py), the seat lists (each its length, then its seats), and
-# the last result's compact values (showdown.py) when there is one.
+# The stored form (docs/engine.md "Storage") packs every number in one array of ints: these fields in order (family
+# and phase as codes, bools as 0/1, best doubled or -1), the number of seats, four ints a seat (seat.py), the seat lists
+# (each its length, then its seats), and the last result's ints (showdown.py) when there is one.
 _FIELDS = (
     "version", "family", "ante", "has_bot", "pot", "rake_taken", "button", "dealer", "deal_no", "phase", "turn",
     "bet_level", "cap", "blind_last", "must_open", "first_move", "pending", "last_caller", "last_checker",
@@ -42,7 +45,7 @@ _FAMILIES = ("classic", "bulgarian")
 _FAMILY_CODE = {family: code for code, family in enumerate(_FAMILIES)}
 _PHASES = ("waiting", "betting", "blind_round", "dark_round", "showdown", "split_choice", "svara_buy_in")
 _PHASE_CODE = {phase: code for code, phase in enumerate(_PHASES)}
-_HEAD = 1 + len(_FIELDS) + 1  # the format, the fields, the number of seats
+_HEAD = len(_FIELDS) + 1  # the packed ints begin with the fields and the number of seats
 
 _get_fields = attrgetter(*_FIELDS)
 
@@ -99,46 +102,70 @@ class TableState(BettingMixin, ShowdownMixin):
         self.buyers = []
 
     def to_json(self) -> list:
-        """The whole state as one flat JSON list of ints, strings, bools and nulls (docs/engine.md "Storage"):
-        the server stores it after every action and loads it before the next, so it is built and read flat."""
+        """The whole state, JSON-able and cheap to store and load: the server stores it after every action and
+        loads it before the next (docs/engine.md "Storage"). `[format, packed ints, player and name strings...]`:
+        every number of the state packed as 64-bit ints in one base64 string (one JSON value to write and read, no
+        per-value work in json), the players' ids and names beside it."""
         fields = list(_get_fields(self))
         fields[1] = _FAMILY_CODE[self.family]
         fields[9] = _PHASE_CODE[self.phase]
-        out = [STORED_FORMAT, *fields, len(self.seats)]
-        for seat in self.seats:
-            out += seat.stored()
+        best = fields[20]  # the best points shown so far, doubled (classic has 32.5), -1 for none
+        fields[20] = -1 if best is None else int(best * 2)
+        seats = self.seats
+        ints = [*fields, len(seats)]
+        strings = [STORED_FORMAT, ""]
+        for seat in seats:
+            ints += seat.stored()
+            strings += (seat.player, seat.name)
         for values in (self.order, self.show_queue, self.tied, self.offers, self.buyers):
-            out.append(len(values))
-            out += values
-        if self.result is not None:
-            out += self.result
-        return out
+            ints.append(len(values))
+            ints += values
+        result = self.result
+        if result is not None:
+            winners = result[5]
+            ints += result[:-winners]
+            strings += result[-winners:]  # the winners' players
+        strings[1] = _b64encode(_Int64s("q", ints).tobytes()).decode("ascii")
+        return strings
 
     @classmethod
     def from_json(cls, data: list) -> TableState:
         """The state `to_json` stored; built slot by slot without re-validating (it runs before every action)."""
-        if type(data) is not list or not data or data[0] != STORED_FORMAT:
+        if type(data) is not list or len(data) < 2 or data[0] != STORED_FORMAT or type(data[1]) is not str:
             raise ValueError(f"not a stored table state of format {STORED_FORMAT}")
+        try:
+            ints = _Int64s("q", _b64decode(data[1])).tolist()
+        except ValueError as error:
+            raise ValueError(f"a stored table state with broken packed ints: {error}") from None
         state = _new(cls)
         (
-            _, state.version, family, state.ante, state.has_bot, state.pot, state.rake_taken, state.button,
+            state.version, family, state.ante, has_bot, state.pot, state.rake_taken, state.button,
             state.dealer, state.deal_no, phase, state.turn, state.bet_level, state.cap, state.blind_last,
-            state.must_open, state.first_move, state.pending, state.last_caller, state.last_checker,
-            state.antes_only, state.best, state.svara_chain, state.price, state.svara_pot, state.svara_dealer, n,
-        ) = data[:_HEAD]
+            must_open, first_move, state.pending, state.last_caller, state.last_checker,
+            antes_only, best, state.svara_chain, state.price, state.svara_pot, state.svara_dealer, n,
+        ) = ints[:_HEAD]
         state.family = _FAMILIES[family]
         state.phase = _PHASES[phase]
-        k = _HEAD + 6 * n
-        values = data[_HEAD:k]
-        state.seats = list(map(seat_from_stored, values[0::6], values[1::6], values[2::6], values[3::6],
-                               values[4::6], values[5::6]))
+        state.has_bot = has_bot == 1
+        state.must_open = must_open == 1
+        state.first_move = first_move == 1
+        state.antes_only = antes_only == 1
+        state.best = None if best < 0 else best / 2 if best & 1 else best >> 1
+        k = _HEAD + 4 * n
+        values = ints[_HEAD:k]
+        strings = data[2:]
+        state.seats = list(map(seat_from_stored, strings[0:2 * n:2], strings[1:2 * n:2], values[0::4],
+                               values[1::4], values[2::4], values[3::4]))
         lists = []
         for _ in range(5):
-            length = data[k]
-            lists.append(data[k + 1: k + 1 + length])
+            length = ints[k]
+            lists.append(ints[k + 1: k + 1 + length])
             k += 1 + length
         state.order, state.show_queue, state.tied, state.offers, state.buyers = lists
-        state.result = data[k:] or None
+        if k < len(ints):
+            state.result = ints[k:] + strings[2 * n:]
+        else:
+            state.result = None
         return state
 
     @property

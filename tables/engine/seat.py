@@ -43,15 +43,15 @@ class Seat:
     def has_looked(self) -> bool:
         return self.opened != 0
 
-    # Stored compactly (the server loads and stores the state around every action): six flat values per seat in
-    # the table's one flat list, the nine yes/no fields, the opened cards and the choice in one int, the three card
-    # indexes in another (6 bits each). An empty seat is six zeros/nulls.
+    # Stored compactly (the server loads and stores the state around every action): four ints per seat in the
+    # table's packed ints (stack, level, flags, cards) and the player and name beside them. Flags: the nine yes/no
+    # fields, the opened cards << 9 and the choice << 12; cards: the three card indexes 6 bits each, -1 when none.
     def stored(self) -> tuple:
         if self.player is None:
             return _EMPTY
         cards = self.cards
         return (
-            self.player, self.name, self.stack, self.level,
+            self.stack, self.level,
             _FLAG_CODE[_flags_of(self)] | self.opened << 9 | _CHOICE_CODE[self.choice] << 12,
             -1 if cards is None else cards[0] | cards[1] << 6 | cards[2] << 12,
         )
@@ -80,7 +80,7 @@ def seat_from_stored(player, name, stack, level, flags, packed) -> Seat:
     return seat
 
 
-_EMPTY = (None, None, 0, 0, 0, -1)
+_EMPTY = (0, 0, 0, -1)
 _new = object.__new__
 _FLAG_NAMES = ("sitting_out", "ready", "leaving", "in_deal", "folded", "all_in", "blind", "shown", "unseen")
 _flags_of = attrgetter(*_FLAG_NAMES)

@@ -14,8 +14,8 @@ RAKE_MAX_ANTES = 10
 
 
 # The last result is kept flat (it rides along every stored state between deals): deal_no, kind code, rake, pot,
-# reason code, the number of winners, then seat, player, amount for each, the number of shown hands, then seat and
-# the three card indexes packed 6 bits each for each.
+# reason code, the number of winners, then seat and amount for each, the number of shown hands, then seat and the
+# three card indexes packed 6 bits each for each, and last the winners' players (the only strings).
 _KINDS = ("win", "split")
 _REASONS = ("all others folded", "best hand", "split", "all checked (D17)")
 
@@ -24,9 +24,10 @@ def result_of(state) -> dict:
     """The readable form of the stored last result: winners with their points when shown, and the shown hands."""
     result = state.result
     deal_no, kind, rake, pot, reason, n = result[:6]
-    k = 6 + 3 * n
+    k = 6 + 2 * n
     paid = result[6:k]
     shown = result[k + 1: k + 1 + 2 * result[k]]
+    players = result[-n:]
     table = _POINTS[state.family]
     hands = {}
     for seat, packed in zip(shown[0::2], shown[1::2], strict=True):
@@ -38,7 +39,7 @@ def result_of(state) -> dict:
         {"seat": seat, "player": player, "amount": amount,
          "points": hands[seat]["points"] if seat in hands else None,
          "hand_name": hands[seat]["hand_name"] if seat in hands else None}
-        for seat, player, amount in zip(paid[0::3], paid[1::3], paid[2::3], strict=True)
+        for seat, amount, player in zip(paid[0::2], paid[1::2], players, strict=True)
     ]
     return {"deal_no": deal_no, "kind": _KINDS[kind], "winners": winners, "rake": rake, "pot": pot,
             "reason": _REASONS[reason], "shown": list(hands.values())}
@@ -190,11 +191,11 @@ class ShowdownMixin:
         # D10: the odd chip goes to the first tied player clockwise from the dealer.
         winners = sorted(winners, key=lambda i: (i - dealer - 1) % n)
         share, odd = divmod(amount, len(winners))
-        paid = []  # seat, player, amount for each winner
+        paid = []  # seat, amount for each winner
         for k, i in enumerate(winners):
             got = share + (1 if k < odd else 0)
             seats[i].stack += got
-            paid += (i, seats[i].player, got)
+            paid += (i, got)
         self.pot = 0
         shown = []  # seat, packed card indexes for each shown hand
         for i in self.order:
@@ -203,7 +204,7 @@ class ShowdownMixin:
                 a, b, c = s.cards
                 shown += (i, a | b << 6 | c << 12)
         self.result = [self.deal_no, _KINDS.index(kind), rake, pot, _REASONS.index(reason), len(winners), *paid,
-                       len(shown) // 2, *shown]
+                       len(shown) // 2, *shown, *(seats[i].player for i in winners)]
         full = result_of(self)
         self._emit("pot_awarded" if kind == "win" else "split", winners=full["winners"], rake=rake, pot=pot,
                    reason=reason)
