@@ -7,10 +7,10 @@ records. Betting lives in betting.py, the showdown, splits and svaras in showdow
 
 from __future__ import annotations
 
-from array import array as _Int64s
-from base64 import b64decode as _b64decode
-from base64 import b64encode as _b64encode
+from binascii import a2b_base64, b2a_base64
 from operator import attrgetter
+from struct import Struct
+from struct import error as struct_error
 
 from .actions import CLOCK_SECONDS, KINDS, Action, Clock, IllegalAction, Legal
 from .betting import BettingMixin
@@ -48,6 +48,17 @@ _PHASE_CODE = {phase: code for code, phase in enumerate(_PHASES)}
 _HEAD = len(_FIELDS) + 1  # the packed ints begin with the fields and the number of seats
 
 _get_fields = attrgetter(*_FIELDS)
+_PACKERS: dict[int, Struct] = {}
+
+
+def _packer(count: int) -> Struct:
+    """`count` little-endian 64-bit ints (one Struct per length, kept: a table's states have few lengths)."""
+    packer = _PACKERS.get(count)
+    if packer is None:
+        packer = Struct(f"<{count}q")
+        if len(_PACKERS) < 256:  # a bounded cache, whatever lengths come in
+            _PACKERS[count] = packer
+    return packer
 
 
 class TableState(BettingMixin, ShowdownMixin):
@@ -125,7 +136,7 @@ class TableState(BettingMixin, ShowdownMixin):
             winners = result[5]
             ints += result[:-winners]
             strings += result[-winners:]  # the winners' players
-        strings[1] = _b64encode(_Int64s("q", ints).tobytes()).decode("ascii")
+        strings[1] = b2a_base64(_packer(len(ints)).pack(*ints), newline=False).decode("ascii")
         return strings
 
     @classmethod
@@ -134,8 +145,9 @@ class TableState(BettingMixin, ShowdownMixin):
         if type(data) is not list or len(data) < 2 or data[0] != STORED_FORMAT or type(data[1]) is not str:
             raise ValueError(f"not a stored table state of format {STORED_FORMAT}")
         try:
-            ints = _Int64s("q", _b64decode(data[1])).tolist()
-        except ValueError as error:
+            raw = a2b_base64(data[1])
+            ints = _packer(len(raw) >> 3).unpack(raw)
+        except (ValueError, struct_error) as error:
             raise ValueError(f"a stored table state with broken packed ints: {error}") from None
         state = _new(cls)
         (
@@ -159,11 +171,11 @@ class TableState(BettingMixin, ShowdownMixin):
         lists = []
         for _ in range(5):
             length = ints[k]
-            lists.append(ints[k + 1: k + 1 + length])
+            lists.append(list(ints[k + 1: k + 1 + length]))
             k += 1 + length
         state.order, state.show_queue, state.tied, state.offers, state.buyers = lists
         if k < len(ints):
-            state.result = ints[k:] + strings[2 * n:]
+            state.result = [*ints[k:], *strings[2 * n:]]
         else:
             state.result = None
         return state

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from operator import attrgetter
-
 ALL_OPENED = 0b111  # `opened` is a bitmask of the three cards' indexes
 
 
@@ -50,9 +48,12 @@ class Seat:
         if self.player is None:
             return _EMPTY
         cards = self.cards
+        # Bit k is _FLAG_NAMES[k], spelt out: shifting the bools is cheaper than a table lookup here.
         return (
             self.stack, self.level,
-            _FLAG_CODE[_flags_of(self)] | self.opened << 9 | _CHOICE_CODE[self.choice] << 12,
+            self.sitting_out | self.ready << 1 | self.leaving << 2 | self.in_deal << 3 | self.folded << 4
+            | self.all_in << 5 | self.blind << 6 | self.shown << 7 | self.unseen << 8 | self.opened << 9
+            | (0 if self.choice is None else _CHOICE_CODE[self.choice] << 12),
             -1 if cards is None else cards[0] | cards[1] << 6 | cards[2] << 12,
         )
 
@@ -83,10 +84,8 @@ def seat_from_stored(player, name, stack, level, flags, packed) -> Seat:
 _EMPTY = (0, 0, 0, -1)
 _new = object.__new__
 _FLAG_NAMES = ("sitting_out", "ready", "leaving", "in_deal", "folded", "all_in", "blind", "shown", "unseen")
-_flags_of = attrgetter(*_FLAG_NAMES)
-# The nine yes/no fields as one int (bit k = _FLAG_NAMES[k]) and back, by table lookup: seats are stored and
-# loaded around every action, so this is hot.
+# The nine yes/no fields back from one int (bit k = _FLAG_NAMES[k]) by table lookup: seats are loaded around
+# every action, so this is hot.
 _FLAGS = [tuple(bool(code >> k & 1) for k in range(len(_FLAG_NAMES))) for code in range(1 << len(_FLAG_NAMES))]
-_FLAG_CODE = {flags: code for code, flags in enumerate(_FLAGS)}
 _CHOICES = (None, "split", "play_on")
 _CHOICE_CODE = {None: 0, "split": 1, "play_on": 2}
