@@ -48,17 +48,34 @@ _PHASE_CODE = {phase: code for code, phase in enumerate(_PHASES)}
 _HEAD = len(_FIELDS) + 1  # the packed ints begin with the fields and the number of seats
 
 _get_fields = attrgetter(*_FIELDS)
-_PACKERS: dict[int, Struct] = {}
+_PACKERS: dict[tuple[str, int], Struct] = {}
 
 
-def _packer(count: int) -> Struct:
-    """`count` little-endian 64-bit ints (one Struct per length, kept: a table's states have few lengths)."""
-    packer = _PACKERS.get(count)
+def _packer(width: str, count: int) -> Struct:
+    """`count` little-endian ints of `width` "i" (32 bits) or "q" (64 bits); one Struct per shape, kept (a table's
+    states have few shapes)."""
+    packer = _PACKERS.get((width, count))
     if packer is None:
-        packer = Struct(f"<{count}q")
-        if len(_PACKERS) < 256:  # a bounded cache, whatever lengths come in
-            _PACKERS[count] = packer
+        packer = Struct(f"<{count}{width}")
+        if len(_PACKERS) < 512:  # a bounded cache, whatever lengths come in
+            _PACKERS[width, count] = packer
     return packer
+
+
+def _pack(ints: list[int]) -> str:
+    # 32-bit ints when every number fits (the usual case: half the text to write and read), else 64-bit.
+    try:
+        return "i" + b2a_base64(_packer("i", len(ints)).pack(*ints), newline=False).decode("ascii")
+    except struct_error:
+        return "q" + b2a_base64(_packer("q", len(ints)).pack(*ints), newline=False).decode("ascii")
+
+
+def _unpack(text: str) -> tuple[int, ...]:
+    width = text[:1]
+    if width not in ("i", "q"):
+        raise ValueError("packed ints start with their width, i or q")
+    raw = a2b_base64(text[1:])
+    return _packer(width, len(raw) // (4 if width == "i" else 8)).unpack(raw)
 
 
 class TableState(BettingMixin, ShowdownMixin):
@@ -136,7 +153,7 @@ class TableState(BettingMixin, ShowdownMixin):
             winners = result[5]
             ints += result[:-winners]
             strings += result[-winners:]  # the winners' players
-        strings[1] = b2a_base64(_packer(len(ints)).pack(*ints), newline=False).decode("ascii")
+        strings[1] = _pack(ints)
         return strings
 
     @classmethod
@@ -145,10 +162,13 @@ class TableState(BettingMixin, ShowdownMixin):
         if type(data) is not list or len(data) < 2 or data[0] != STORED_FORMAT or type(data[1]) is not str:
             raise ValueError(f"not a stored table state of format {STORED_FORMAT}")
         try:
-            raw = a2b_base64(data[1])
-            ints = _packer(len(raw) >> 3).unpack(raw)
-        except (ValueError, struct_error) as error:
-            raise ValueError(f"a stored table state with broken packed ints: {error}") from None
+            return cls._load(data)
+        except (ValueError, IndexError, KeyError, TypeError, struct_error) as error:
+            raise ValueError(f"a broken stored table state: {error!r}") from None
+
+    @classmethod
+    def _load(cls, data: list) -> TableState:
+        ints = _unpack(data[1])
         state = _new(cls)
         (
             state.version, family, state.ante, has_bot, state.pot, state.rake_taken, state.button,
@@ -174,6 +194,8 @@ class TableState(BettingMixin, ShowdownMixin):
             lists.append(list(ints[k + 1: k + 1 + length]))
             k += 1 + length
         state.order, state.show_queue, state.tied, state.offers, state.buyers = lists
+        if len(state.seats) != n or len(strings) < 2 * n or not MIN_SEATS <= n <= 8:
+            raise ValueError("the seats do not match their number")
         if k < len(ints):
             state.result = [*ints[k:], *strings[2 * n:]]
         else:
