@@ -12,6 +12,17 @@ from .seat import ALL_OPENED
 _MOVE_PHASES = frozenset(("betting", "blind_round", "dark_round"))
 _FOLD = Legal("fold")
 _CHECK = Legal("check")
+_SHOW_OR_FOLD = (Legal("show"), Legal("fold_hand"))
+_SPLIT_OR_PLAY_ON = (Legal("split"), Legal("play_on"))
+_NEW_DEAL = Legal("new_deal")
+_BACK = Legal("back")
+_SIT_OUT = Legal("sit_out")
+_STAND = Legal("stand")
+# For each `opened` bitmask, the Legal "open" between the first and the last closed card (None: all open).
+_OPEN = tuple(
+    Legal("open", closed[0], closed[-1]) if closed else None
+    for closed in ([k for k in range(3) if not opened >> k & 1] for opened in range(8))
+)
 
 
 class BettingMixin:
@@ -62,26 +73,26 @@ class BettingMixin:
         phase = self.phase
         if seat == self.turn:
             if phase in _MOVE_PHASES:
-                legal.extend(self._move_legals(seat))
+                legal = self._move_legals(seat)
             elif phase == "showdown":
-                legal += [Legal("show"), Legal("fold_hand")]
+                legal += _SHOW_OR_FOLD
             elif phase == "svara_buy_in" and self._may_buy_in(seat):
                 legal += [Legal("buy_in", self.price, self.price), Legal("decline")]
         if phase == "split_choice" and seat in self.tied and s.choice is None:
-            legal += [Legal("split"), Legal("play_on")]
+            legal += _SPLIT_OR_PLAY_ON
         playing = phase != "waiting"
         if playing and s.in_deal and not s.folded and s.cards is not None and s.opened != ALL_OPENED:
-            closed = [k for k in range(3) if not s.opened >> k & 1]
-            legal.append(Legal("open", closed[0], closed[-1]))
+            legal.append(_OPEN[s.opened])
         ante = self.ante
         if phase == "waiting" and (not s.ready or s.sitting_out) and s.stack >= ante:
-            legal.append(Legal("new_deal"))
-        if s.sitting_out and s.stack >= ante:
-            legal.append(Legal("back"))
-        elif not s.sitting_out:
-            legal.append(Legal("sit_out"))
+            legal.append(_NEW_DEAL)
+        if s.sitting_out:
+            if s.stack >= ante:
+                legal.append(_BACK)
+        else:
+            legal.append(_SIT_OUT)
         if not s.leaving:
-            legal.append(Legal("stand"))
+            legal.append(_STAND)
             room = 100 * ante - s.stack
             if room > 0 and not (playing and (s.in_deal or seat in self.tied)):
                 legal.append(Legal("add_chips", 1, room))
