@@ -172,7 +172,7 @@ def test_an_offline_player_mid_deal_folds_and_frees_the_seat_at_the_deal_end_S10
     tasks.stand_up_offline_players()
     assert state_of(classic_table.pk).phase == "waiting"
     assert not TableSeat.objects.exists()
-    assert sum(balance_of(p) for p in players) == 30_000 - table_row(classic_table).state["rake_taken"]
+    assert sum(balance_of(p) for p in players) == 30_000 - state_of(classic_table.pk).rake_taken
     audit_clean()
 
 
