@@ -1,0 +1,112 @@
+"""What each viewer receives (D1), the test-deck hook's guard, hand histories and the staff admin."""
+
+import threading
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.db import connection
+from django.test import Client
+
+from tables import services
+from tables.models import Deal, Table, TableSeat
+from wallet.accounts import stack_account
+
+from .conftest import audit_clean, start_deal
+from .sockets import drain, open_socket, receive, receive_until, session_cookie
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_opened_card_goes_to_its_owner_only_D1(classic_table, players):
+    ann, boris, _ = players
+    start_deal(classic_table, [ann, boris], hands=["Kh 9s 7d", "Ah Ad As"])
+    cookies = session_cookie(ann), session_cookie(boris)
+
+    async def scenario():
+        a, _ = await open_socket(f"/ws/tables/{classic_table.pk}/", cookies[0])
+        b, _ = await open_socket(f"/ws/tables/{classic_table.pk}/", cookies[1])
+        watcher, _ = await open_socket(f"/ws/tables/{classic_table.pk}/")
+        for socket in (a, b, watcher):
+            await receive(socket)
+        await b.send_json_to({"type": "open", "card": 1, "id": "o1"})
+        _, boris_saw = await receive_until(b, lambda m: m["type"] == "snapshot" and m["version"] > 0)
+        boris_saw += await drain(b)
+        ann_saw, watcher_saw = await drain(a), await drain(watcher)
+        # A client that saw a gap asks for a snapshot and gets the whole thing.
+        await a.send_json_to({"type": "snapshot"})
+        asked = await receive(a)
+        for socket in (a, b, watcher):
+            await socket.disconnect()
+        return boris_saw, ann_saw, watcher_saw, asked
+
+    boris_saw, ann_saw, watcher_saw, asked = async_to_sync(scenario)()
+    opened = [e for m in boris_saw if m["type"] == "event" for e in m["events"] if e["type"] == "card_opened"]
+    assert opened == [{"type": "card_opened", "seat": 1, "index": 1, "card": "9♠", "private_to": 1}]
+    boris_snapshot = [m for m in boris_saw if m["type"] == "snapshot"][-1]
+    assert boris_snapshot["state"]["seats"][1]["cards"] == [None, "9♠", None]
+    for seen in (ann_saw, watcher_saw):
+        assert "9♠" not in repr(seen) and "card_opened" not in repr(seen)
+        assert any(m["type"] == "event" for m in seen)  # they did hear that a card was opened
+    assert asked["type"] == "snapshot" and asked["seat"] == 0
+    assert asked["state"]["seats"][1]["cards"] == [None, None, None]
+    assert asked["state"]["seats"][1]["opened"] == 1
+
+
+def test_fixed_decks_are_refused_outside_the_test_settings(classic_table, settings):
+    settings.SVARA_TEST_DECKS = False
+    with pytest.raises(services.DoorError):
+        services.queue_test_deck(classic_table.pk, ["Ah Ad As", "Kh 9s 7d"])
+    assert Table.objects.get(pk=classic_table.pk).test_decks == []
+
+
+def test_a_queued_deck_is_ignored_when_the_setting_is_off(classic_table, players, settings):
+    services.queue_test_deck(classic_table.pk, ["Ah Ad As", "Kh 9s 7d"])
+    settings.SVARA_TEST_DECKS = False
+    start_deal(classic_table, players[:2])
+    assert Table.objects.get(pk=classic_table.pk).test_decks == [["Ah Ad As", "Kh 9s 7d"]]  # never used
+
+
+def test_staff_see_tables_and_hand_histories_and_close_a_table_in_the_admin(classic_table, players, staff):
+    ann, boris, _ = players
+    start_deal(classic_table, [ann, boris])
+    staff.is_superuser = True
+    staff.save()
+    client = Client()
+    client.force_login(staff)
+    assert client.get("/admin/tables/table/").status_code == 200
+    assert client.get(f"/admin/tables/table/{classic_table.pk}/change/").status_code == 200
+    deal = Deal.objects.get(table=classic_table)
+    assert client.get(f"/admin/tables/deal/{deal.pk}/change/").status_code == 200
+    response = client.post(
+        "/admin/tables/table/", {"action": "close_tables", "_selected_action": [classic_table.pk]}, follow=True
+    )
+    assert response.status_code == 200
+    table = Table.objects.get(pk=classic_table.pk)
+    assert table.status == "closed"
+    assert not TableSeat.objects.filter(table=table).exists()
+    audit_clean()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_message_id_sent_twice_at_once_is_applied_once(classic_table, players):
+    """Two processes (here threads) handling the same id at the same moment: the table's row lock serialises them."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (row locks, concurrent connections): set DATABASE_URL")
+    ann = players[0]
+    services.sit(classic_table.pk, ann, 400)
+    answers, barrier = [], threading.Barrier(4)
+
+    def send():
+        barrier.wait()
+        try:
+            answers.append(services.act(classic_table.pk, ann, {"kind": "add_chips", "amount": 100}, "same-id"))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(answers) == 4 and all(answer == answers[0] for answer in answers)
+    assert stack_account(ann, classic_table.pk).balance == 500
+    audit_clean()
