@@ -1,6 +1,7 @@
 """The table's WebSocket: who you are, what you asked, what you may see; every change goes through the door."""
 
 import json
+import logging
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -8,6 +9,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from . import selectors, services
 from .ratelimit import TokenBucket
 from .state_io import events_for
+
+log = logging.getLogger(__name__)
 
 ACTIONS_PER_SECOND = 10
 CHAT_PER_SECOND, CHAT_BURST = 1, 3
@@ -100,6 +103,10 @@ class TableConsumer(AsyncWebsocketConsumer):
                 )
         except services.DoorError as refused:
             await self.send_json(error(refused.code, refused.message, message_id))
+            return
+        except Exception:  # a bug must not kill the socket; the transaction rolled back, so nothing changed
+            log.exception("table %s: %r from %s failed", self.table_id, message, self.user)
+            await self.send_json(error("server_error", "Something went wrong; nothing was changed.", message_id))
             return
         await self.send_json({**answer, "id": message_id})
         # The actor sees the result even if the group message is lost.

@@ -1,0 +1,117 @@
+"""Actions per second through the table server's door vs the bare engine, same process, same deals.
+
+    python -m bench.door [--deals 200]
+
+Door: `tables.services.act` for every action of N two-player classic deals (New deal ×2, bet, fold): each one a
+transaction that locks the table row, loads the state, applies the action, writes the state, the seats mirror,
+the hand history and every chip movement to the ledger. Baseline: the same actions on the engine alone, with the
+state loaded from and stored to JSON around each action (what the door does minus the database). The ratio is the
+price of durability and the ledger. A throwaway test database is created and dropped (SQLite by default;
+PostgreSQL with DATABASE_URL).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.door")
+    parser.add_argument("--deals", type=int, default=200)
+    args = parser.parse_args(argv)
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+    import django
+
+    django.setup()
+    from django.db import connection
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()
+    old_name = connection.settings_dict["NAME"]
+    connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        from django.contrib.auth import get_user_model
+
+        from tables import services
+        from tables.engine.play import Action, TableState
+        from tables.models import Table
+        from tables.selectors import load_state
+        from wallet.services import credit
+
+        staff = get_user_model().objects.create_user(email="bench-staff@example.com", is_staff=True)
+        ann = get_user_model().objects.create_user(email="ann@example.com")
+        boris = get_user_model().objects.create_user(email="boris@example.com")
+        for user in (ann, boris):
+            credit(user, 1_000_000, reason="bench", staff=staff)
+        table = services.create_table(ann, "classic", 10, 2, False)
+        services.sit(table.pk, ann, 1000, seat=0)
+        services.sit(table.pk, boris, 1000, seat=1)
+        users = [ann, boris]
+
+        def deal_actions(state):
+            """New deal for both, then whoever is to act bets 10 and the other folds."""
+            yield 0, {"kind": "new_deal"}
+            yield 1, {"kind": "new_deal"}
+            yield None, {"kind": "bet", "amount": 10}
+            yield None, {"kind": "fold"}
+
+        actions = 0
+        started = time.perf_counter()
+        for _ in range(args.deals):
+            for seat, action in deal_actions(None):
+                if seat is None:
+                    seat = load_state(Table.objects.get(pk=table.pk)).turn
+                services.act(table.pk, users[seat], action)
+                actions += 1
+            for seat in (0, 1):  # keep both stacks playable
+                state = load_state(Table.objects.get(pk=table.pk))
+                room = 1000 - state.seats[seat].stack
+                if room > 0:
+                    services.act(table.pk, users[seat], {"kind": "add_chips", "amount": room})
+                    actions += 1
+        door_rate = actions / (time.perf_counter() - started)
+
+        state = TableState.new("classic", 10, 2)
+        stored = json.dumps(state.to_json())
+        for seat, player in ((0, "1"), (1, "2")):
+            state = TableState.from_json(json.loads(stored))
+            state.apply(Action("sit", seat=seat, player=player, name=player, amount=1000))
+            stored = json.dumps(state.to_json())
+        base_actions = 0
+        started = time.perf_counter()
+        for _ in range(args.deals):
+            for seat, action in deal_actions(None):
+                state = TableState.from_json(json.loads(stored))
+                seat = state.turn if seat is None else seat
+                state.apply(Action(action["kind"], seat=seat, amount=action.get("amount")))
+                stored = json.dumps(state.to_json())
+                base_actions += 1
+            for seat in (0, 1):
+                state = TableState.from_json(json.loads(stored))
+                room = 1000 - state.seats[seat].stack
+                if room > 0:
+                    state.apply(Action("add_chips", seat=seat, amount=room))
+                    stored = json.dumps(state.to_json())
+                    base_actions += 1
+        engine_rate = base_actions / (time.perf_counter() - started)
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+    ratio = door_rate / engine_rate
+    print(f"database: {connection.vendor}, {args.deals} deals")
+    print(f"door actions/s:            {door_rate:10.0f}")
+    print(f"engine+JSON actions/s:     {engine_rate:10.0f}")
+    print(f"ratio door / engine:       {ratio:10.4f}")
+    print(json.dumps({"bench": "door", "door_per_s": round(door_rate), "engine_per_s": round(engine_rate),
+                      "ratio": round(ratio, 5), "database": connection.vendor}))
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    raise SystemExit(main(sys.argv[1:]))
