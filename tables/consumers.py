@@ -1,5 +1,6 @@
 """The table's WebSocket: who you are, what you asked, what you may see; every change goes through the door."""
 
+import asyncio
 import json
 import logging
 
@@ -41,9 +42,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.user is not None and table.is_open:
             await database_sync_to_async(services.connected)(self.table_id, self.user)
             self.present = True
+            self.heartbeat = asyncio.ensure_future(self.beat())
         await self.send_snapshot()
 
+    async def beat(self):
+        """Tell the database this connection is alive, so a count left by a dead process can be told apart."""
+        while True:
+            await asyncio.sleep(services.PRESENCE_HEARTBEAT_SECONDS)
+            await database_sync_to_async(services.still_here)(self.table_id, self.user)
+
     async def disconnect(self, code):
+        heartbeat = getattr(self, "heartbeat", None)
+        if heartbeat is not None:
+            heartbeat.cancel()
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.present:
             self.present = False

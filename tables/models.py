@@ -103,6 +103,9 @@ class Presence(models.Model):
     connected_at = models.DateTimeField(null=True, blank=True)
     # The last connect or disconnect: with no connection since this long ago, the player is offline (§9).
     changed_at = models.DateTimeField(db_index=True)
+    # Touched every half minute by each open connection's consumer: if its process dies without a disconnect, the
+    # count stays up but this goes stale, and the player counts as offline from then.
+    seen_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table", "user"], name="tables_one_presence_per_user")]

@@ -31,6 +31,8 @@ MAX_ANTE = 1_000_000
 CLIENT_ID_MAX = 64
 CHAT_MAX = 200
 LOBBY_GROUP = "lobby"
+PRESENCE_HEARTBEAT_SECONDS = 30
+PRESENCE_STALE_SECONDS = 90  # three missed heartbeats
 
 # What a player may ask for; `timeout` is never a client's (the clock's alone).
 SEAT_KINDS = {"sit", "stand", "add_chips"}
@@ -271,6 +273,11 @@ def disconnected(table_id: int, user) -> None:
     _presence_change(table_id, user, -1)
 
 
+def still_here(table_id: int, user) -> None:
+    """A consumer's heartbeat: its connection is alive (a dead process stops touching this)."""
+    Presence.objects.filter(table_id=table_id, user=user).update(seen_at=timezone.now())
+
+
 def _presence_change(table_id: int, user, step: int) -> None:
     from django.db.models import F
 
@@ -279,7 +286,7 @@ def _presence_change(table_id: int, user, step: int) -> None:
         presence, _ = Presence.objects.get_or_create(
             table_id=table_id, user=user, defaults={"changed_at": now}
         )
-        fields = {"connections": F("connections") + step, "changed_at": now}
+        fields = {"connections": F("connections") + step, "changed_at": now, "seen_at": now}
         if step > 0:
             fields["connected_at"] = now
         Presence.objects.filter(pk=presence.pk).update(**fields)
@@ -310,8 +317,15 @@ def offline_players(now=None) -> list[tuple[int, int]]:
         if presence is None:
             if seated_at < cutoff:
                 offline.append((table_id, user_id))
-        elif presence.connections <= 0 and presence.changed_at < cutoff:
-            offline.append((table_id, user_id))
+        else:
+            # With connections open, the last sign of life is the newest heartbeat; a count left up by a dead
+            # process stops being refreshed (PRESENCE_STALE_SECONDS) and then counts as gone since then.
+            alive = presence.seen_at or presence.changed_at
+            if presence.connections > 0 and alive >= now - timedelta(seconds=PRESENCE_STALE_SECONDS):
+                continue
+            last = presence.changed_at if presence.connections <= 0 else alive
+            if last < cutoff:
+                offline.append((table_id, user_id))
     return offline
 
 

@@ -184,3 +184,28 @@ def test_an_empty_table_closes_after_ten_minutes(classic_table, players):
     assert close_idle_tables() == 1
     assert table_row(classic_table).status == "closed"
     assert table_row(busy).status == "open"
+
+
+def test_a_connection_left_counted_by_a_dead_process_goes_stale_and_the_player_stands_up_S9(classic_table, players):
+    ann, boris, _ = players
+    services.sit(classic_table.pk, ann, 400)
+    services.sit(classic_table.pk, boris, 400)
+    services.connected(classic_table.pk, ann)  # its process dies: no disconnect ever comes, no heartbeat either
+    services.connected(classic_table.pk, boris)  # his consumer keeps beating
+    long_ago = timezone.now() - timedelta(seconds=200)
+    Presence.objects.update(changed_at=long_ago, seen_at=long_ago)
+    services.still_here(classic_table.pk, boris)
+    assert tasks.stand_up_offline_players() == 1
+    assert not TableSeat.objects.filter(user=ann).exists()
+    assert TableSeat.objects.filter(user=boris).exists()
+    assert balance_of(ann) == 10_000
+    audit_clean()
+
+
+def test_an_open_connection_with_a_fresh_heartbeat_keeps_the_seat(classic_table, players):
+    ann = players[0]
+    services.sit(classic_table.pk, ann, 400)
+    services.connected(classic_table.pk, ann)
+    Presence.objects.update(changed_at=timezone.now() - timedelta(seconds=600))
+    assert tasks.stand_up_offline_players() == 0
+    assert TableSeat.objects.filter(user=ann).exists()
