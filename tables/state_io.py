@@ -39,7 +39,7 @@ def seat_of(state, user_id) -> int | None:
 
 
 def free_seats(state) -> list[int]:
-    return [index for index, seat in enumerate(state.seats) if seat is None]
+    return [index for index, seat in enumerate(state.seats) if seat is None or getattr(seat, "player", None) is None]
 
 
 def between_deals(state) -> bool:
