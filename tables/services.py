@@ -80,7 +80,8 @@ def create_table(user, family, ante, seats, bots_allowed=False) -> Table:
         raise DoorError("out_of_range", f"A {family} table has {low} to {high} seats, not {seats!r}.")
     if not isinstance(bots_allowed, bool):
         raise DoorError("bad_field", "Whether bots may sit must be true or false.")
-    state = _engine().TableState.new(family, ante, seats, has_bot=bots_allowed)
+    # No bot sits yet: the engine learns of one when it sits (see `_apply`), not from `bots_allowed`.
+    state = _engine().TableState.new(family, ante, seats, has_bot=False)
     with transaction.atomic():
         table = Table.objects.create(
             family=family,
@@ -468,6 +469,9 @@ def _apply(table: Table, state, engine_action, actor) -> list[dict]:
     play = _engine()
     before = chips_of(state)
     old_seats = set(before.seats.items())
+    # RULES §8: no rake at a table where a bot sits — not merely where one may sit, or people would tick
+    # "bots may sit" to play rake-free. A bot leaving mid-deal keeps its seat, and so the flag, to the deal's end.
+    state.has_bot = TableSeat.objects.filter(table=table, user__is_bot=True).exists()
     rng = _rng_for(table)
     try:
         events = state.apply(engine_action, rng=rng) if rng is not None else state.apply(engine_action)

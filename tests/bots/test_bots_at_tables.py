@@ -256,3 +256,24 @@ def test_table_changed_schedules_the_bot_with_a_human_pause(ann, pool, settings)
     # Scheduled between sending and returning: the eta is that moment plus 1..4 s (times the clock scale).
     assert (mine[0] - sent_at).total_seconds() >= 1.0 * scale
     assert (mine[0] - done_at).total_seconds() <= 4.0 * scale
+
+
+def test_a_table_that_allows_bots_but_seats_only_people_pays_rake_S8(ann, staff, pool):
+    """§8 exempts a table *with* a bot: ticking "bots may sit" must not make a table of people rake-free."""
+    boris = make_user("boris@example.com", display_name="Boris")
+    wallet.credit(boris, 10_000, reason="welcome chips", staff=staff)
+    table = door.create_table(ann, "classic", 10, 2, bots_allowed=True)
+    door.sit(table.pk, ann, 400, seat=0)
+    door.sit(table.pk, boris, 400, seat=1)
+    door.act(table.pk, ann, {"kind": "new_deal"})
+    door.act(table.pk, boris, {"kind": "new_deal"})
+    for _ in range(100):
+        state = state_of(table.pk)
+        if state.phase == "waiting":
+            break
+        seat = state.clock.seats[0]
+        door.act(table.pk, (ann, boris)[seat], person_move(state, seat))
+    deal = Deal.objects.get(table=table)
+    assert deal.pot > 20 and deal.rake > 0
+    assert Transfer.objects.filter(kind=TransferKind.RAKE, table_id=table.pk).exists()
+    audit_clean()
