@@ -14,8 +14,9 @@ import sys
 BENCHMARKS = {
     "points": "hand scores per second vs treys 5-card evaluations (bench/points.py)",
     "deals": "whole deals per second through the engine (bench/deals.py)",
-    "bots": "bot decisions per second (bench/bots.py)",
+    "bots": "chips won per 100 deals by the strong bot in each match-up, with 95 % intervals (bench/bots.py)",
     "ledger": "chip transfers per second through the wallet vs bare row writes (bench/ledger.py)",
+    "door": "table actions per second through the one door (lock, engine, ledger) vs the engine alone (bench/door.py)",
 }
 
 
