@@ -14,6 +14,17 @@ def run_manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
     )
 
 
+def backends_under(env: dict[str, str]) -> list[str]:
+    """The database engine, channel layer and Celery broker that settings pick in this environment."""
+    code = (
+        "import django;django.setup();from django.conf import settings as s;"
+        "print(s.DATABASES['default']['ENGINE'], s.CHANNEL_LAYERS['default']['BACKEND'], s.CELERY_BROKER_URL)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.split()
+
+
 def test_check_deploy_is_clean_with_production_settings():
     env = dict(os.environ)
     env.update(
@@ -38,16 +49,11 @@ def test_production_settings_refuse_to_start_without_a_secret_key():
 def test_embedded_defaults_use_sqlite_memory_layer_and_memory_broker():
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     env["DJANGO_SETTINGS_MODULE"] = "config.settings.base"
-    code = (
-        "import django;django.setup();from django.conf import settings as s;"
-        "print(s.DATABASES['default']['ENGINE'], s.CHANNEL_LAYERS['default']['BACKEND'], s.CELERY_BROKER_URL)"
-    )
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
-    assert result.stdout.split() == [
+    assert backends_under(env) == [
         "django.db.backends.sqlite3",
         "channels.layers.InMemoryChannelLayer",
         "memory://",
-    ], result.stderr
+    ]
 
 
 def test_database_url_and_redis_url_switch_to_postgresql_and_redis():
@@ -57,13 +63,8 @@ def test_database_url_and_redis_url_switch_to_postgresql_and_redis():
         DATABASE_URL="postgres://postgres@127.0.0.1:5432/svara",
         REDIS_URL="redis://127.0.0.1:6379/0",
     )
-    code = (
-        "import django;django.setup();from django.conf import settings as s;"
-        "print(s.DATABASES['default']['ENGINE'], s.CHANNEL_LAYERS['default']['BACKEND'], s.CELERY_BROKER_URL)"
-    )
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
-    assert result.stdout.split() == [
+    assert backends_under(env) == [
         "django.db.backends.postgresql",
         "channels_redis.core.RedisChannelLayer",
         "redis://127.0.0.1:6379/0",
-    ], result.stderr
+    ]

@@ -110,6 +110,19 @@ def test_bot_sits_from_the_pool_plays_through_the_door_and_stands_up_returning_i
     audit_clean()
 
 
+def play_people_deal(table_id, ann, boris) -> None:
+    """Ann at seat 0 and Boris at seat 1 press New deal and play one deal to its end with `person_move`."""
+    door.act(table_id, ann, {"kind": "new_deal"})
+    door.act(table_id, boris, {"kind": "new_deal"})
+    for _ in range(100):
+        state = state_of(table_id)
+        if state.phase == "waiting":
+            return
+        seat = state.clock.seats[0]
+        door.act(table_id, (ann, boris)[seat], person_move(state, seat))
+    raise AssertionError("the deal did not end within 100 moves")
+
+
 def test_no_rake_at_a_table_with_a_bot_S8(ann, staff, pool):
     """Ann bets the pot, so the pot holds more than antes: a table of people would rake it; with a bot, nothing."""
     boris = make_user("boris@example.com", display_name="Boris")
@@ -117,14 +130,7 @@ def test_no_rake_at_a_table_with_a_bot_S8(ann, staff, pool):
     people = door.create_table(ann, "classic", 10, 2, bots_allowed=False)
     door.sit(people.pk, ann, 400, seat=0)
     door.sit(people.pk, boris, 400, seat=1)
-    door.act(people.pk, ann, {"kind": "new_deal"})
-    door.act(people.pk, boris, {"kind": "new_deal"})
-    for _ in range(100):
-        state = state_of(people.pk)
-        if state.phase == "waiting":
-            break
-        seat = state.clock.seats[0]
-        door.act(people.pk, (ann, boris)[seat], person_move(state, seat))
+    play_people_deal(people.pk, ann, boris)
     assert Deal.objects.get(table=people).rake > 0  # the control: people pay rake on this deal
     house_after_people = house_account().balance
 
@@ -265,14 +271,7 @@ def test_a_table_that_allows_bots_but_seats_only_people_pays_rake_S8(ann, staff,
     table = door.create_table(ann, "classic", 10, 2, bots_allowed=True)
     door.sit(table.pk, ann, 400, seat=0)
     door.sit(table.pk, boris, 400, seat=1)
-    door.act(table.pk, ann, {"kind": "new_deal"})
-    door.act(table.pk, boris, {"kind": "new_deal"})
-    for _ in range(100):
-        state = state_of(table.pk)
-        if state.phase == "waiting":
-            break
-        seat = state.clock.seats[0]
-        door.act(table.pk, (ann, boris)[seat], person_move(state, seat))
+    play_people_deal(table.pk, ann, boris)
     deal = Deal.objects.get(table=table)
     assert deal.pot > 20 and deal.rake > 0
     assert Transfer.objects.filter(kind=TransferKind.RAKE, table_id=table.pk).exists()
