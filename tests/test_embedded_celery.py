@@ -34,8 +34,8 @@ started = time.monotonic()
 countdown.apply_async((started,), countdown=1.5)
 time.sleep(1.0)
 early = "countdown" in fired
-deadline = time.monotonic() + 10
-while "countdown" not in fired and time.monotonic() < deadline:
+deadline = time.monotonic() + 15  # a busy machine may start beat late; wait for both, up to a bound
+while ("countdown" not in fired or len(beats) < 2) and time.monotonic() < deadline:
     time.sleep(0.05)
 print(json.dumps({"early": early, "after": fired.get("countdown"), "beats": len(beats)}))
 os._exit(0)

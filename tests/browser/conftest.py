@@ -1,7 +1,9 @@
 """Browser tests: Debian's Chromium driven by Playwright against a real `manage.py serve` (tests/live/server.py).
 
-The sync Playwright API runs an event loop in this thread, so Django's async-safety check must be relaxed here
-(and only here) for the test's own database calls.
+The sync Playwright API runs an event loop in this thread, so Django's async-safety check must be relaxed while
+it runs (and only then) for the test's own database calls. Playwright lives for this module only: a loop left
+running would break every later test that calls `async_to_sync`, and the relaxed check must not leak into them or
+into the processes they start.
 """
 
 from __future__ import annotations
@@ -11,8 +13,6 @@ import re
 from pathlib import Path
 
 import pytest
-
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -33,16 +33,20 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)")
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            yield chromium
+            chromium.close()
+    finally:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
 
 @pytest.fixture
