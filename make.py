@@ -35,8 +35,12 @@ def install(extras: str) -> None:
     STAMP.write_text(wanted)
 
 
+# One set of extras for both commands, so switching between run and test never reinstalls.
+EXTRAS = "dev,bench"
+
+
 def run(argv: list[str]) -> None:
-    install("dev")
+    install(EXTRAS)
     manage = [str(PYTHON), "manage.py"]
     sh(*manage, "migrate", "--noinput")
     sh(*manage, "load_demo")
@@ -44,7 +48,7 @@ def run(argv: list[str]) -> None:
 
 
 def test(argv: list[str]) -> None:
-    install("dev,bench")
+    install(EXTRAS)
     env = dict(os.environ)
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
     sh(str(PYTHON), "-m", "ruff", "check", ".")

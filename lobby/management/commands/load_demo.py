@@ -12,6 +12,7 @@ from tables.models import Table, TableStatus
 from tables.services import create_table
 from wallet import services as wallet
 from wallet.accounts import bots_pool_account
+from wallet.selectors import balance_of
 
 STAFF = ("staff@svara.local", "Staff", "svara-staff-2026")
 PLAYERS = [("alice@svara.local", "Alice", "svara-alice-2026"), ("bob@svara.local", "Bob", "svara-bob-2026")]
@@ -66,6 +67,8 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS("Demo data is loaded."))
         self.stdout.write(f"  bot tables: {report}")
         self.stdout.write(f"  staff:   {STAFF[0]} / {STAFF[2]}  (admin at /admin/, finance at /finance/)")
+        User = get_user_model()
         for email, _name, password in PLAYERS:
-            self.stdout.write(f"  player:  {email} / {password}  ({PLAYER_CHIPS} chips)")
-        self.stdout.write("  Open http://127.0.0.1:8000/ and log in.")
+            chips = balance_of(User.objects.get(email=email))
+            self.stdout.write(f"  player:  {email} / {password}  ({chips} chips in the balance now)")
+        self.stdout.write("  Log in at the address the server prints below.")
