@@ -111,4 +111,12 @@ document.getElementById("count-clear").addEventListener("click", () => { chosen 
 chosen = chosen.map((t) => { const c = parseCard(t); return c ? cardText(c) : t; });
 renderGrid();
 renderPicked();
-if (!initial) score();
+// A typed hand the server refused arrives with its message in the page: keep it (and the typed text) on
+// screen until the player picks cards, rather than scoring an empty pick over it.
+const serverError = errorEl.textContent.trim();
+if (serverError) {
+  showError(serverError);
+  document.querySelector(".count-type")?.setAttribute("open", "");
+} else if (!initial) {
+  score();
+}

@@ -65,3 +65,12 @@ def test_count_page_shows_the_error_for_a_bad_hand(client):
     response = client.get(reverse("lobby:count"), {"family": "classic", "cards": "Ah Ah"})
     assert response.status_code == 400
     assert "a hand is three cards, not 2" in response.content.decode()
+
+
+def test_count_page_keeps_a_refused_typed_hand_open_with_its_error(client):
+    response = client.get(reverse("lobby:count"), {"family": "bulgarian", "cards": "6s 7h 8h"})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "6♠ is not in the bulgarian deck" in html
+    assert '<details class="card count-type" open>' in html
+    assert 'value="6s 7h 8h"' in html
