@@ -20,6 +20,18 @@ function node(tag, className, text) {
   return n;
 }
 
+// A bot is marked once, by a small "bot" badge (no emoji: not every machine has an emoji font); a bot's
+// display name may already end in "(bot)", which the badge replaces.
+function playerName(p) {
+  const span = node("span", "player-name", p.is_bot ? p.name.replace(/\s*\(bot\)\s*$/i, "") : p.name);
+  if (p.is_bot) {
+    const mark = node("span", "bot-badge", "bot");
+    mark.title = "a bot";
+    span.append(" ", mark);
+  }
+  return span;
+}
+
 function fits(t) {
   const family = filters.family.value;
   const low = Number(filters.anteMin.value) || null;
@@ -53,8 +65,13 @@ function row(t, changed) {
   meta.append(seats);
   if (t.bots_allowed) meta.append(node("span", "badge badge-info", "bots"));
   main.append(meta);
-  const names = (t.players || []).map((p) => p.name + (p.is_bot ? " 🤖" : ""));
-  main.append(node("div", "table-players", names.length ? names.join(", ") : "nobody yet"));
+  const players = node("div", "table-players");
+  (t.players || []).forEach((p, i) => {
+    if (i) players.append(", ");
+    players.append(playerName(p));
+  });
+  if (!players.childNodes.length) players.textContent = "nobody yet";
+  main.append(players);
   li.append(main);
   const actions = node("div", "table-actions");
   if (t.seats_taken < t.seats) {
