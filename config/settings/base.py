@@ -189,6 +189,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
+        # One handler for daphne's access lines: through the root logger as well, each line came out twice.
+        "django.channels.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
         # Beat and the worker announce every sweep at INFO; keep the console readable.
         "celery": {"level": os.environ.get("SVARA_CELERY_LOG_LEVEL", "WARNING")},
     },
