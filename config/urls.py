@@ -1,8 +1,13 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.utils.functional import lazy
+from django.views.generic import RedirectView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # Pages without our <link rel="icon"> (the admin) make browsers ask for /favicon.ico: send them to the SVG.
+    path("favicon.ico", RedirectView.as_view(url=lazy(static, str)("img/favicon.svg"), permanent=True)),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("finance/", include("wallet.urls")),
