@@ -93,13 +93,16 @@ function send(message, label) {
 
 function receive(msg) {
   switch (msg.type) {
-    case "snapshot":
+    case "snapshot": {
       if (snap && msg.version <= version && msg.seat === snap.seat) return;  // stale or repeated
+      const first = snap === null;
       snap = msg;
       version = msg.version;
       clockEnd = msg.clock && msg.clock.seconds_left != null ? performance.now() + msg.clock.seconds_left * 1000 : null;
       render();
+      if (first) seedLog(msg.state && msg.state.last_result);
       break;
+    }
     case "event":
       if (msg.version > version + 1) requestSnapshot();  // a gap: some message was dropped
       for (const event of msg.events || []) logEvent(event);
@@ -231,7 +234,7 @@ function renderSeats() {
     if (clockSeats.includes(i)) box.classList.add("seat-clock");
 
     const plate = node("div", "plate");
-    plate.append(node("div", "seat-name", seat.name));
+    plate.append(seatName(seat.name));
     const stack = node("div", "seat-stack num", fmt(seat.stack));
     stack.title = "Stack";
     plate.append(stack);
@@ -250,7 +253,7 @@ function renderSeats() {
     if (seat.is_dealer || s.dealer === i) {
       const d = node("span", "dealer-button", "D");
       d.title = "Dealer";
-      box.append(d);
+      plate.append(d);  // the plate's top corner: clear of the stack digits and the cards
     }
     seats.append(box);
 
@@ -267,6 +270,19 @@ function renderSeats() {
       seats.append(level);
     }
   }
+}
+
+// Bots' display names end in "(bot)"; on a plate that becomes a small badge, so a narrow seat keeps the name.
+const BOT_SUFFIX = /\s*\(bot\)\s*$/i;
+function seatName(name) {
+  const el = node("div", "seat-name");
+  el.title = name;
+  if (BOT_SUFFIX.test(name)) {
+    el.append(node("span", "seat-name-text", name.replace(BOT_SUFFIX, "")), " ", node("span", "bot-badge", "bot"));
+  } else {
+    el.textContent = name;
+  }
+  return el;
 }
 
 function statusText(seat) {
@@ -417,8 +433,11 @@ function renderActions() {
     const l = legal(kind);
     let label = PLAY_NAMES[kind];
     if (kind === "call" && l.min != null && mine) label = `Call ${fmt(Math.max(0, l.min - (mine.level || 0)))}`;
-    if (kind === "blind" && l.min != null) label = `Blind ${fmt(l.min)}`;
+    // A player who has looked doubles openly: the move is still `blind`, but it unblinds the round (RULES §4).
+    const looked = mine && (mine.has_looked || mine.opened > 0);
+    if (kind === "blind" && l.min != null) label = looked ? `Bet ${fmt(l.min)} (unblind)` : `Blind ${fmt(l.min)}`;
     if (AMOUNT_KINDS.includes(kind)) label = kind === withAmount ? `${PLAY_NAMES[kind]} to` : `${PLAY_NAMES[kind]} ${fmt(l.min)}`;
+    if (kind === "dark" && looked) label = kind === withAmount ? "Bet to" : `Bet ${fmt(l.min)}`;
     const b = node("button", "btn action", label);
     b.type = "button";
     b.dataset.action = kind;
@@ -436,7 +455,9 @@ function renderActions() {
   if (!kinds.length && seat != null && s.phase !== "waiting") {
     bar.append(node("span", "muted waiting-note", s.turn != null && s.seats[s.turn] ? `Waiting for ${s.seats[s.turn].name}…` : "Waiting…"));
   }
-  $("action-bar").classList.toggle("my-turn", kinds.some((k) => k !== "new_deal"));
+  const myTurn = kinds.some((k) => k !== "new_deal");
+  $("action-bar").classList.toggle("my-turn", myTurn);
+  app.classList.toggle("my-turn", myTurn);
 }
 
 function doAction(kind) {
@@ -590,7 +611,7 @@ function renderChatState() {
   const input = $("chat-input");
   const canChat = open && (mySeat() != null || LOGGED_IN);
   input.disabled = !canChat;
-  input.placeholder = !LOGGED_IN ? "Log in to chat" : open ? "Say something…" : "Chat opens between deals";
+  input.placeholder = !LOGGED_IN ? "Log in to chat" : open ? "Say something…" : "Between deals";
   $("chat-form").querySelector("button").disabled = !canChat;
 }
 
@@ -644,6 +665,20 @@ const EVENT_TEXT = {
   back: (e) => `${nameOf(e.seat)} is back`,
   chips_added: (e) => `${nameOf(e.seat)} adds ${fmt(e.amount)}`,
 };
+
+// After a reload the log is empty while the last result is still on the felt: start it with that result.
+function seedLog(last) {
+  const lines = $("log-lines");
+  if (!last || lines.childElementCount) return;
+  const winners = last.winners || [];
+  if (!winners.length) return;
+  const what = winners.map((w) => {
+    const hand = w.hand_name ? ` (${w.hand_name})` : w.points != null ? ` (${w.points} points)` : "";
+    return `${nameOf(w.seat)} ${last.kind === "split" ? "takes" : "wins"} ${fmt(w.amount)}${hand}`;
+  }).join(", ");
+  const deal = last.deal_no != null ? `Deal ${last.deal_no}: ` : "";
+  lines.append(node("li", "log-line log-pot_awarded log-seeded", `${deal}${what}${last.rake ? ` (rake ${fmt(last.rake)})` : ""}`));
+}
 
 function logEvent(event) {
   const make = EVENT_TEXT[event.type];

@@ -121,6 +121,27 @@ def test_two_players_sign_up_sit_open_bet_call_and_reach_the_showdown_D1_D9(
         first.locator("#action-buttons [data-action=bet]").click()
         caller = to_act(pages, "call")
         caller.screenshot(path=str(artifacts / "table-deal.png"))
+        # 1280×860: the seat tools under the action bar stay on screen; the chat hint is not cut.
+        tools = caller.locator("#seat-tools").bounding_box()
+        assert tools["height"] > 0 and tools["y"] + tools["height"] <= 860
+        hint = caller.locator("#chat-input")
+        assert hint.evaluate(
+            """el => {
+                const s = getComputedStyle(el), c = document.createElement("canvas").getContext("2d");
+                c.font = `${s.fontSize} ${s.fontFamily}`;
+                const room = el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+                return el.placeholder.length > 0 && c.measureText(el.placeholder).width <= room;
+            }"""
+        )
+        # A phone on its turn: the whole action bar (buttons, Min…All-in, the slider) fits in the window.
+        caller.set_viewport_size({"width": 375, "height": 740})
+        caller.wait_for_timeout(200)
+        for part in ("#action-buttons [data-action=call]", "[data-quick=min]", "[data-quick=max]", "#amount-range"):
+            box = caller.locator(part).bounding_box()
+            assert box and 0 <= box["y"] and box["y"] + box["height"] <= 740, part
+            assert 0 <= box["x"] and box["x"] + box["width"] <= 375, part
+        caller.screenshot(path=str(artifacts / "table-375-turn.png"))
+        caller.set_viewport_size({"width": 1280, "height": 860})
         to_act(pages, "call").locator("#action-buttons [data-action=call]").click()
 
         # Showdown: hands shown with points and names, the winner and the pot.
@@ -137,6 +158,11 @@ def test_two_players_sign_up_sit_open_bet_call_and_reach_the_showdown_D1_D9(
         phone.wait_for_timeout(1500)
         assert phone.evaluate("document.documentElement.scrollWidth") <= 375
         phone.screenshot(path=str(artifacts / "table-375.png"), full_page=True)
+        # After a reload the deal log starts with the result still on the felt.
+        expect(phone.locator("#log-lines .log-seeded")).to_contain_text("wins")
+        expect(phone.locator("#log-lines .log-seeded")).to_contain_text("top trynki")
+        # The shown cards are big enough to read.
+        assert phone.locator("#result .shown-cards .playing-card").first.bounding_box()["width"] >= 28
         assert not anna.js_errors and not boris.js_errors and not phone.js_errors
         assert Table.objects.get(pk=table_id).is_open
 
