@@ -469,9 +469,11 @@ def _apply(table: Table, state, engine_action, actor) -> list[dict]:
     play = _engine()
     before = chips_of(state)
     old_seats = set(before.seats.items())
+    # Everybody whose chips this action may move: the seated, and whoever sits down now (one query).
+    users = _users_by_id({*before.stacks, *([str(engine_action.player)] if engine_action.player else [])})
     # RULES §8: no rake at a table where a bot sits — not merely where one may sit, or people would tick
     # "bots may sit" to play rake-free. A bot leaving mid-deal keeps its seat, and so the flag, to the deal's end.
-    state.has_bot = TableSeat.objects.filter(table=table, user__is_bot=True).exists()
+    state.has_bot = any(users[player].is_bot for player in before.stacks)
     rng = _rng_for(table)
     try:
         events = state.apply(engine_action, rng=rng) if rng is not None else state.apply(engine_action)
@@ -481,7 +483,7 @@ def _apply(table: Table, state, engine_action, actor) -> list[dict]:
         table.test_decks = table.test_decks[rng.used :]
     after = chips_of(state)
     try:
-        _move_chips(table, state, engine_action, before, after, events)
+        _move_chips(table, state, engine_action, users, before, after, events)
     except WalletError as error:
         raise DoorError("wallet", str(error)) from None
     _record_deals(table, state, events)
@@ -538,9 +540,8 @@ def _deal_no(state):
     return getattr(state, "deal_no", None)
 
 
-def _move_chips(table: Table, state, engine_action, before, after, events) -> None:
+def _move_chips(table: Table, state, engine_action, users, before, after, events) -> None:
     """Follow in the ledger every chip the engine moved: buy-in, add chips, pay in, pay out, rake, cash out."""
-    users = _users_by_id(set(before.stacks) | set(after.stacks))
     key = f"t{table.pk}:v{state.version}"
     kind = engine_action.kind
     if kind == "sit":
