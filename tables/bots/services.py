@@ -110,7 +110,7 @@ def seat_bot(table: Table | int, level: str = "strong", by_user=None, *, policy:
     """Seat one bot of `level` at the table, through the door; its stack comes from the bots' pool.
 
     `by_user`: the table's creator or staff (None: the platform itself, e.g. a bot table policy). The table must
-    allow bots (`Table.bots_allowed`, which also makes the engine take no rake, RULES §8). Returns the bot user;
+    allow bots (`Table.bots_allowed`; once a bot sits the engine takes no rake, RULES §8). Returns the bot user;
     a refusal (no free seat, pool empty, bots not allowed, not your table) is a BotError or DoorError."""
     if not isinstance(table, Table):
         table = Table.objects.filter(pk=table).first()
