@@ -44,6 +44,14 @@ def to_act(pages, kind, timeout=10000):
     raise AssertionError(f"nobody was offered {kind}")
 
 
+def act_and_wait(page, kind: str, timeout=15000) -> None:
+    """Press an action button, then wait until this page holds the server's next snapshot, so the next look at
+    the action bars never reads one that is about to disappear."""
+    before = page.evaluate("window.svaraSnapshot().version")
+    page.locator(f"#action-buttons [data-action={kind}]").click()
+    page.wait_for_function(f"window.svaraSnapshot().version > {before}", timeout=timeout)
+
+
 def make_player(django_user_model, email, name, staff, chips=10_000):
     from allauth.account.models import EmailAddress
 
@@ -227,13 +235,12 @@ def test_a_tie_offers_split_or_play_on_and_a_svara_offers_the_buy_in_section_7(
             snapshot = page.evaluate("window.svaraSnapshot && window.svaraSnapshot()")
             hand = snapshot["state"]["seats"][seat]["cards"] if snapshot else None
             if not folded and hand and "9♦" in hand:
-                page.locator("#action-buttons [data-action=fold]").click()
+                act_and_wait(page, "fold")
                 folded = True
             elif page.locator("#action-buttons [data-action=check]").count():
-                page.locator("#action-buttons [data-action=check]").click()
+                act_and_wait(page, "check")
             else:
-                page.locator("#action-buttons [data-action=call]").click()
-            page.wait_for_timeout(200)
+                act_and_wait(page, "call")
             if any(p.locator("#prompt[data-kind=split]").is_visible() for p in pages):
                 break
         tied = [p for p in pages if p.locator("#prompt[data-kind=split]").is_visible()]
