@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from wallet import services as wallet
 from wallet.accounts import WalletError
+from wallet.services import MAX_STACK_ANTES, MIN_BUY_IN_ANTES  # §10's bounds, one source for door and ledger
 
 from .models import SEATS_BY_FAMILY, ClientMessage, Deal, Family, Presence, Table, TableSeat, TableStatus
 from .signals import table_changed
@@ -25,8 +26,6 @@ from .state_io import between_deals, chips_of, free_seats, seat_of
 
 log = logging.getLogger(__name__)
 
-MIN_BUY_IN_ANTES = 20
-MAX_STACK_ANTES = 100
 MAX_ANTE = 1_000_000
 CLIENT_ID_MAX = 64
 CHAT_MAX = 200
@@ -175,9 +174,6 @@ def act(table_id: int, user, action: dict, client_id=None) -> dict:
         if kind == "sit":
             _touch_presence(table, user)
     return response
-
-
-apply_action = act
 
 
 def sit(table_id: int, user, amount: int, seat: int | None = None, client_id=None) -> dict:
