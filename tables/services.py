@@ -636,7 +636,7 @@ def _record_deals(table: Table, state, events) -> None:
         if deal is None:
             continue
         deal.events.append(event)
-        if kind == "pot_awarded":
+        if kind in ("pot_awarded", "split"):  # a split awards the pot too, rake and all (§7, §8)
             deal.pot = max(deal.pot, int(event.get("pot") or 0))
             deal.rake += int(event.get("rake") or 0)
             deal.winners.extend(event.get("winners") or [])

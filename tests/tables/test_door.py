@@ -121,6 +121,24 @@ def test_a_whole_classic_deal_moves_every_chip_through_the_ledger_S8(classic_tab
     audit_clean()
 
 
+def test_a_split_deal_is_recorded_with_its_pot_and_rake_S7_D10(classic_table, players):
+    ann, boris, _ = players
+    # Both hold 31 in one suit: a tie of two, and both answer Split.
+    start_deal(classic_table, [ann, boris], hands=["Ah Kh Qh", "As Ks Qs"])
+    services.act(classic_table.pk, boris, {"kind": "bet", "amount": 20})
+    services.act(classic_table.pk, ann, {"kind": "call"})
+    for player in (ann, boris):
+        services.act(classic_table.pk, player, {"kind": "split"})
+    # Pot 60, rake 1; 59 split 29/30, the odd chip to the first tied clockwise from the dealer (seat 0): Boris.
+    ledger_matches_engine(classic_table.pk)
+    assert stack_account(boris, classic_table.pk).balance == 400 - 30 + 30
+    assert stack_account(ann, classic_table.pk).balance == 400 - 30 + 29
+    deal = Deal.objects.get(table=classic_table)
+    assert (deal.pot, deal.rake) == (60, 1)
+    assert sorted(w["player"] for w in deal.winners) == sorted([str(ann.pk), str(boris.pk)])
+    audit_clean()
+
+
 def test_a_bulgarian_deal_where_everyone_else_folds(bulgarian_table, players):
     ann, boris, vera = players
     state = start_deal(bulgarian_table, [ann, boris, vera])
