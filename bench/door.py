@@ -1,6 +1,6 @@
 """Actions per second through the table server's door vs the bare engine, same process, same deals.
 
-    python -m bench.door [--deals 200]
+    python -m bench door [--deals 200]
 
 Door: `tables.services.act` for every action of N two-player classic deals (New deal ×2, bet, fold): each one a
 transaction that locks the table row, loads the state, applies the action, writes the state, the seats mirror,
@@ -19,7 +19,7 @@ import time
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.door")
+    parser = argparse.ArgumentParser(prog="python -m bench door")
     parser.add_argument("--deals", type=int, default=200)
     args = parser.parse_args(argv)
 
