@@ -149,13 +149,9 @@ def act(table_id: int, user, action: dict, client_id=None) -> dict:
     kind, amount, card, wanted_seat = _check_action(action)
     client_id = _check_client_id(client_id)
     with transaction.atomic():
-        table = _lock(table_id)
-        if client_id is not None:
-            stored = ClientMessage.objects.filter(table=table, user=user, client_id=client_id).first()
-            if stored is not None:
-                return stored.response
-        if not table.is_open:
-            raise DoorError("table_closed", f"Table {table_id} is closed.")
+        table, stored = _enter(table_id, user, client_id)
+        if stored is not None:
+            return stored
         state = _load(table)
         seat = seat_of(state, user.pk)
         if kind == "sit":
@@ -168,9 +164,7 @@ def act(table_id: int, user, action: dict, client_id=None) -> dict:
             engine_action = _engine().Action(kind, seat=seat, amount=amount, card=card)
             _check_turn(state, seat, kind)
         _apply(table, state, engine_action, user)
-        response = {"type": "ack", "id": client_id, "version": table.version}
-        if client_id is not None:
-            ClientMessage.objects.create(table=table, user=user, client_id=client_id, response=response)
+        response = _answer(table, user, client_id)
         if kind == "sit":
             _touch_presence(table, user)
     return response
@@ -223,13 +217,9 @@ def chat(table_id: int, user, text, client_id=None) -> dict:
         )
     client_id = _check_client_id(client_id)
     with transaction.atomic():
-        table = _lock(table_id)
-        if client_id is not None:
-            stored = ClientMessage.objects.filter(table=table, user=user, client_id=client_id).first()
-            if stored is not None:
-                return stored.response
-        if not table.is_open:
-            raise DoorError("table_closed", f"Table {table_id} is closed.")
+        table, stored = _enter(table_id, user, client_id)
+        if stored is not None:
+            return stored
         state = _load(table)
         if not between_deals(state):
             raise DoorError("chat_closed", "Table chat is open between deals only.")
@@ -240,9 +230,7 @@ def chat(table_id: int, user, text, client_id=None) -> dict:
             "text": text,
             "at": timezone.now().isoformat(),
         }
-        response = {"type": "ack", "id": client_id, "version": table.version}
-        if client_id is not None:
-            ClientMessage.objects.create(table=table, user=user, client_id=client_id, response=response)
+        response = _answer(table, user, client_id)
         group = table.group_name
         transaction.on_commit(lambda: _group_send(group, {"type": "table.chat", "line": line}))
     return response
@@ -327,6 +315,27 @@ def offline_players(now=None) -> list[tuple[int, int]]:
 
 
 # --- inside the door ---
+
+
+def _enter(table_id: int, user, client_id) -> tuple[Table, dict | None]:
+    """Inside the caller's transaction: lock the table; a repeated client id gets its stored answer back (never
+    applied twice); a closed table refuses."""
+    table = _lock(table_id)
+    if client_id is not None:
+        stored = ClientMessage.objects.filter(table=table, user=user, client_id=client_id).first()
+        if stored is not None:
+            return table, stored.response
+    if not table.is_open:
+        raise DoorError("table_closed", f"Table {table_id} is closed.")
+    return table, None
+
+
+def _answer(table: Table, user, client_id) -> dict:
+    """The ack of an applied message, stored under its client id in the same transaction."""
+    response = {"type": "ack", "id": client_id, "version": table.version}
+    if client_id is not None:
+        ClientMessage.objects.create(table=table, user=user, client_id=client_id, response=response)
+    return response
 
 
 def _lock(table_id) -> Table:
