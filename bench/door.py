@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
+
+from bench.throwaway_db import throwaway_database
 
 
 def main(argv: list[str]) -> int:
@@ -23,18 +24,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--deals", type=int, default=200)
     args = parser.parse_args(argv)
 
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
-    import django
-
-    django.setup()
-    from django.db import connection
-    from django.test.utils import setup_test_environment
-
-    setup_test_environment()
-    old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with throwaway_database():
         from django.contrib.auth import get_user_model
+        from django.db import connection
 
         from tables import services
         from tables.engine.play import Action, TableState
@@ -98,8 +90,6 @@ def main(argv: list[str]) -> int:
                     stored = json.dumps(state.to_json())
                     base_actions += 1
         engine_rate = base_actions / (time.perf_counter() - started)
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
 
     ratio = door_rate / engine_rate
     print(f"database: {connection.vendor}, {args.deals} deals")

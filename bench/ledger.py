@@ -12,8 +12,9 @@ dropped (SQLite in memory by default; PostgreSQL with DATABASE_URL). Target: at 
 from __future__ import annotations
 
 import argparse
-import os
 import time
+
+from bench.throwaway_db import throwaway_database
 
 TARGET_RATIO = 1 / 3
 
@@ -23,19 +24,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--transfers", type=int, default=2000)
     args = parser.parse_args(argv)
 
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
-    import django
-
-    django.setup()
-    from django.db import connection, transaction
-    from django.db.models import F
-    from django.test.utils import setup_test_environment
-
-    setup_test_environment()
-    old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with throwaway_database():
         from django.contrib.auth import get_user_model
+        from django.db import connection, transaction
+        from django.db.models import F
 
         from wallet import accounts, services
         from wallet.models import LedgerAccount, Transfer, TransferKind
@@ -63,8 +55,6 @@ def main(argv: list[str]) -> int:
                 LedgerAccount.objects.filter(pk=src.pk).update(balance=F("balance") - 10)
                 LedgerAccount.objects.filter(pk=dst.pk).update(balance=F("balance") + 10)
         baseline_rate = n / (time.perf_counter() - started)
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
 
     ratio = wallet_rate / baseline_rate
     print(f"database: {connection.vendor}")
