@@ -41,8 +41,9 @@ class Table(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 
-    # The engine's TableState.to_json(); `version` mirrors state.version (+1 on every applied action).
-    state = models.JSONField(default=dict, blank=True)
+    # The engine's stored state, TableState.dumps() (JSON text, written and read as is around every action);
+    # `version` mirrors state.version (+1 on every applied action).
+    state = models.TextField(blank=True, default="")
     version = models.PositiveIntegerField(default=0)
     # The running clock (RULES §9): what it waits for and until when; indexed for the overdue-clock sweeper.
     clock_kind = models.CharField(max_length=16, blank=True, default="")

@@ -40,7 +40,7 @@ def get_table(table_id) -> Table | None:
 def load_state(table: Table):
     from tables.engine.play import TableState
 
-    return TableState.from_json(table.state)
+    return TableState.loads(table.state)
 
 
 def seat_of_user(table: Table, user) -> int | None:

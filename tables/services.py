@@ -23,6 +23,7 @@ from wallet.services import MAX_STACK_ANTES, MIN_BUY_IN_ANTES  # §10's bounds, 
 from .models import SEATS_BY_FAMILY, ClientMessage, Deal, Family, Presence, Table, TableSeat, TableStatus
 from .signals import table_changed
 from .state_io import between_deals, chips_of, free_seats, seat_of
+from .state_memo import StateMemo
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,14 @@ def _engine():
     return play
 
 
+def _decode(text: str):
+    return _engine().TableState.loads(text)
+
+
+# The decoded state of each table this process last wrote (state_memo.py): the next action here skips decoding.
+_states = StateMemo(_decode)
+
+
 # --- creating and closing tables ---
 
 
@@ -88,7 +97,7 @@ def create_table(user, family, ante, seats, bots_allowed=False) -> Table:
             seats=seats,
             bots_allowed=bots_allowed,
             created_by=user,
-            state=state.to_json(),
+            state=state.dumps(),
             version=state.version,
             empty_since=timezone.now(),
         )
@@ -346,7 +355,8 @@ def _lock(table_id) -> Table:
 
 
 def _load(table: Table):
-    return _engine().TableState.from_json(table.state)
+    """The table's state, owned by this door call (see `_states`); `table` was read under its row lock."""
+    return _states.take(table.pk, table.state)
 
 
 def _check_client_id(client_id):
@@ -497,9 +507,9 @@ def _apply(table: Table, state, engine_action, actor) -> list[dict]:
     seats_changed = set(after.seats.items()) != old_seats
     if seats_changed:
         _mirror_seats(table, after)
-    table_id, version = table.pk, table.version
+    table_id, version, stored = table.pk, table.version, table.state
     deadline = table.clock_deadline
-    transaction.on_commit(lambda: _after_commit(table_id, version, events, state, deadline, seats_changed))
+    transaction.on_commit(lambda: _after_commit(table_id, version, stored, events, state, deadline, seats_changed))
     return events
 
 
@@ -521,7 +531,7 @@ def _store(table: Table, state, now, kind: str) -> None:
             scale = float(getattr(settings, "SVARA_CLOCK_SCALE", 1.0))
             table.clock_deadline = now + timedelta(seconds=clock.seconds * scale)
         table.clock_kind, table.clock_seats = clock.kind, seats
-    table.state = state.to_json()
+    table.state = state.dumps()
     table.version = state.version
     occupied = bool(chips_of(state).stacks)
     if occupied:
@@ -660,7 +670,7 @@ def _record_deals(table: Table, state, events) -> None:
 # --- after commit ---
 
 
-def _after_commit(table_id, version, events, state, deadline, seats_changed) -> None:
+def _after_commit(table_id, version, stored, events, state, deadline, seats_changed) -> None:
     _notify_table(table_id, version, events)
     if seats_changed:
         _notify_lobby()
@@ -668,6 +678,8 @@ def _after_commit(table_id, version, events, state, deadline, seats_changed) -> 
         table_changed.send(sender=None, table_id=table_id, version=version, state=state)
     except Exception:  # a listener's failure must not undo or block the committed change
         log.exception("a table_changed listener failed for table %s v%s", table_id, version)
+    if state.version == version:  # a later action in the same transaction changed it: its own callback keeps it
+        _states.keep(table_id, stored, state)
     if deadline is not None:
         from .tasks import schedule_clock
 

@@ -215,7 +215,7 @@ def bot_act(table_id: int, version: int, seat: int, rng: random.Random | None = 
         if table is None or table.status != TableStatus.OPEN or table.version != version:
             return done
         for _ in range(MAX_STEPS):
-            state = TableState.from_json(table.state)
+            state = TableState.loads(table.state)
             bots = _bot_players(state)
             if seat not in bots or seat not in seats_to_act(state):
                 break
@@ -296,7 +296,7 @@ def keep_bot_tables(now=None) -> dict:
 
 def _stand_short_bots(table: Table) -> int:
     table.refresh_from_db()
-    state = TableState.from_json(table.state)
+    state = TableState.loads(table.state)
     if state.phase != "waiting":
         return 0
     stood = 0

@@ -45,7 +45,7 @@ def pool(db):
 
 
 def state_of(table_id) -> TableState:
-    return TableState.from_json(Table.objects.get(pk=table_id).state)
+    return TableState.loads(Table.objects.get(pk=table_id).state)
 
 
 def audit_clean():

@@ -95,6 +95,8 @@ def test_json_round_trip_is_lossless_after_every_action(spec):
         data = json.loads(json.dumps(table.state.to_json()))
         again = TableState.from_json(data)
         assert again == table.state and again.to_json() == table.state.to_json()
+        stored = table.state.dumps()
+        assert TableState.loads(stored).dumps() == stored
         assert again.legal_actions(max(again.turn, 0)) == table.state.legal_actions(max(table.state.turn, 0))
         assert again.view(None) == table.state.view(None)
 

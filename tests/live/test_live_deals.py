@@ -25,7 +25,7 @@ pytestmark = pytest.mark.timeout(120)
 
 def ledger_matches(table_id, users):
     """Each seat's stack account holds the engine's stack; the pot account the engine's pot."""
-    state = TableState.from_json(Table.objects.get(pk=table_id).state)
+    state = TableState.loads(Table.objects.get(pk=table_id).state)
     for seat in state.seats:
         if seat.player is not None:
             user = next(u for u in users if str(u.pk) == seat.player)

@@ -46,7 +46,7 @@ def ledger_matches_engine(table_id):
     from tables.models import Table
     from wallet.accounts import pot_account, stack_account
 
-    state = TableState.from_json(Table.objects.get(pk=table_id).state)
+    state = TableState.loads(Table.objects.get(pk=table_id).state)
     users = {str(u.pk): u for u in get_user_model().objects.all()}
     for seat in state.seats:
         if seat.player is not None:
@@ -58,7 +58,7 @@ def state_of(table_id):
     from tables.engine.play import TableState
     from tables.models import Table
 
-    return TableState.from_json(Table.objects.get(pk=table_id).state)
+    return TableState.loads(Table.objects.get(pk=table_id).state)
 
 
 def start_deal(table, users, hands=None):

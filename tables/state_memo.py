@@ -1,0 +1,53 @@
+"""Each table's last stored state, decoded, kept in this process so the next action need not decode it again.
+
+The truth stays in the database: the door reads the row's stored text under the row lock on every action and writes
+the new text before it commits. This memo only saves re-reading text this process itself wrote: an entry is the
+exact text and the TableState decoded from it, and `take` hands the object out only when the row holds exactly that
+text. Any other writer (another daphne process, a Celery worker, the admin) wrote a different text (the version is
+inside it), so the state is decoded afresh. An entry is owned by one caller at a time: `take` removes it, and the
+door puts the new state back with `keep` only after its transaction committed, so a rolled-back change never
+reaches the memo. Pure Python (no Django), so the benchmark keeps the state exactly as the server does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Any
+
+
+class StateMemo:
+    def __init__(self, loads: Callable[[str], Any], size: int = 512) -> None:
+        self._loads = loads
+        self._size = size
+        # The door runs in several threads of one process. No lock: a dict's pop and item assignment are atomic
+        # under the GIL, so one thread's take can never get an entry another thread took; only the eviction of the
+        # oldest entry can meet a concurrent change, and then it simply evicts nothing this time.
+        self._entries: dict[Hashable, tuple[str, Any]] = {}
+        self.hits = self.misses = 0
+
+    def take(self, key: Hashable, text: str):
+        """The state stored as `text`: the kept object when it was decoded from exactly this text, else a fresh
+        one. Either way the caller owns it; it is no longer in the memo."""
+        entry = self._entries.pop(key, None)
+        if entry is not None and entry[0] == text:
+            self.hits += 1
+            return entry[1]
+        self.misses += 1
+        return self._loads(text)
+
+    def keep(self, key: Hashable, text: str, state) -> None:
+        """Remember that `text` (as stored for `key`) decodes to `state`; the caller must not change it after."""
+        entries = self._entries
+        entries.pop(key, None)  # re-inserted last: the dict's order is the order of use
+        if len(entries) >= self._size:
+            try:
+                del entries[next(iter(entries))]
+            except (KeyError, RuntimeError, StopIteration):  # another thread changed the dict meanwhile
+                pass
+        entries[key] = (text, state)
+
+    def forget(self, key: Hashable) -> None:
+        self._entries.pop(key, None)
+
+    def __len__(self) -> int:
+        return len(self._entries)

@@ -1,0 +1,100 @@
+"""The door's memo of decoded states (tables/state_memo.py): it saves decoding only text this process wrote itself,
+never hands out a state another writer has since replaced, and never keeps a change that did not commit."""
+
+import pytest
+from django.db import transaction
+
+from tables import services
+from tables.engine.play import Action, TableState
+from tables.models import Table
+from tables.state_memo import StateMemo
+
+from .conftest import state_of
+
+
+def _state(version_bumps=0):
+    state = TableState.new("classic", 10, 2)
+    for seat in range(version_bumps):
+        state.apply(Action("sit", seat=seat, player=str(seat + 1), amount=200))
+    return state
+
+
+def test_the_kept_state_is_handed_out_only_for_exactly_its_text():
+    memo = StateMemo(TableState.loads)
+    state = _state(1)
+    text = state.dumps()
+    memo.keep(7, text, state)
+    assert memo.take(7, text) is state and memo.hits == 1
+    memo.keep(7, text, state)
+    other = _state(2).dumps()
+    fresh = memo.take(7, other)
+    assert fresh is not state and fresh.dumps() == other and memo.misses == 1
+
+
+def test_a_taken_state_is_owned_by_its_taker_and_gone_from_the_memo():
+    memo = StateMemo(TableState.loads)
+    state = _state(1)
+    text = state.dumps()
+    memo.keep(7, text, state)
+    assert memo.take(7, text) is state
+    again = memo.take(7, text)  # a second caller gets its own copy, never the first caller's object
+    assert again is not state and again == state and len(memo) == 0
+
+
+def test_the_memo_forgets_the_least_recently_kept_table_when_full():
+    memo = StateMemo(TableState.loads, size=2)
+    states = {key: _state(1) for key in (1, 2, 3)}
+    for key, state in states.items():
+        memo.keep(key, state.dumps(), state)
+    assert len(memo) == 2
+    assert memo.take(1, states[1].dumps()) is not states[1]
+    assert memo.take(3, states[3].dumps()) is states[3]
+
+
+def test_a_broken_text_is_refused_rather_than_served_from_the_memo():
+    memo = StateMemo(TableState.loads)
+    state = _state(1)
+    memo.keep(7, state.dumps(), state)
+    with pytest.raises(ValueError):
+        memo.take(7, "[4, 0]")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_door_reuses_the_state_it_wrote_after_commit(players):
+    table = services.create_table(players[0], "classic", 10, 6, False)
+    memo = services._states
+    services.sit(table.pk, players[0], 400, seat=0)
+    hits = memo.hits
+    services.sit(table.pk, players[1], 400, seat=1)
+    assert memo.hits == hits + 1
+    assert state_of(table.pk) == memo.take(table.pk, Table.objects.get(pk=table.pk).state)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_door_reads_what_another_process_wrote_not_its_memo(players):
+    table = services.create_table(players[0], "classic", 10, 6, False)
+    services.sit(table.pk, players[0], 400, seat=0)
+    services.sit(table.pk, players[1], 400, seat=1)
+    # Another process (a worker, another daphne) sits Boris out: the row changes behind this process's memo.
+    other = state_of(table.pk)
+    other.apply(Action("sit_out", seat=1))
+    Table.objects.filter(pk=table.pk).update(state=other.dumps(), version=other.version)
+    misses = services._states.misses
+    services.act(table.pk, players[1], {"kind": "back"})  # refused if the door acted on its stale memo
+    assert services._states.misses == misses + 1
+    assert state_of(table.pk).seats[1].sitting_out is False and state_of(table.pk).version == other.version + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_change_rolled_back_never_reaches_the_memo(players):
+    table = services.create_table(players[0], "classic", 10, 6, False)
+    services.sit(table.pk, players[0], 400, seat=0)
+    before = state_of(table.pk)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        services.sit(table.pk, players[1], 400, seat=1)
+        raise RuntimeError("the caller's transaction fails after the door acted")
+    assert state_of(table.pk) == before
+    services.sit(table.pk, players[1], 300, seat=2)  # decoded from the row: seat 1 is still free
+    state = state_of(table.pk)
+    assert state.seats[1].player is None and state.seats[2].stack == 300
+    assert state.version == before.version + 1
