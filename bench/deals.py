@@ -56,47 +56,51 @@ def engine_deals_per_second(deals: int, seed: int, mode: str) -> tuple[float, in
     take = memo.take if mode == "server" else lambda key, text: TableState.loads(text)
     roundtrip = mode != "memory"
     done = actions = 0
+    counted = None  # the deal_no of the last finished deal counted (a deal ends with its result, showdown.py)
+    random_ = rng.random
     started = time.perf_counter()
     while done < deals:
         if roundtrip:
             state = take(1, stored)
         if state.phase == "waiting":
             # Top up and bring back every seat before anyone presses New deal, so all six play every deal.
-            action = None
+            press = -1
             for seat, s in enumerate(state.seats):
                 if s.stack < 20 * ante:
                     added = 100 * ante - s.stack
                     total += added
-                    action = Action("add_chips", seat=seat, amount=added)
+                    action = Action("add_chips", seat, added)
                     break
                 if s.sitting_out:
-                    action = Action("back", seat=seat)
+                    action = Action("back", seat)
                     break
+                if press < 0 and not s.ready:
+                    press = seat
             else:
-                seat = next(i for i, s in enumerate(state.seats) if not s.ready)
-                action = Action("new_deal", seat=seat)
+                action = Action("new_deal", press)
         else:
             seat = state.turn if state.turn >= 0 else state.clock.seats[0]
             moves = [lg for lg in state.legal_actions(seat) if lg.kind in GAME_MOVES]
-            move = moves[rng.randrange(len(moves))]
+            move = moves[int(random_() * len(moves))]
             if move.kind == "open":
-                action = Action("open", seat=seat, card=move.min)
+                action = Action("open", seat, None, move.min)
             elif move.min is not None and move.min != move.max:
                 low = move.min
-                amount = low if rng.random() < 0.6 else rng.randint(low, min(move.max, 4 * low))
-                action = Action(move.kind, seat=seat, amount=amount)
+                amount = low if random_() < 0.6 else rng.randint(low, min(move.max, 4 * low))
+                action = Action(move.kind, seat, amount)
             else:
-                action = Action(move.kind, seat=seat)
+                action = Action(move.kind, seat)
         actions += 1
-        for event in state.apply(action, rng):
-            if event["type"] == "deal_ended":
-                done += 1
+        state.apply(action, rng)
+        result = state.result
+        if result is not None and result[0] != counted:
+            counted = result[0]
+            done += 1
         if roundtrip:
             stored = state.dumps()
             if mode == "server":
                 memo.keep(1, stored, state)
-            if len(stored) > size:
-                size = len(stored)
+            size = max(size, len(stored))
     elapsed = time.perf_counter() - started
     if sum(s.stack for s in state.seats) + state.pot + state.rake_taken != total:
         raise SystemExit("chips were not conserved during the bench")
@@ -128,7 +132,7 @@ def pokerkit_hands_per_second(hands: int, seed: int) -> tuple[float, float]:
                 moves.append("call")
             if state.can_complete_bet_or_raise_to():
                 moves.append("raise")
-            move = rng.choice(moves)
+            move = moves[int(rng.random() * len(moves))]  # as the engine's players choose
             actions += 1
             if move == "fold":
                 state.fold()

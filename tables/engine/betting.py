@@ -73,7 +73,7 @@ class BettingMixin:
         phase = self.phase
         if seat == self.turn:
             if phase in _MOVE_PHASES:
-                legal = self._move_legals(seat)
+                legal = list(self._move_legals(seat))  # a copy: the remembered list is appended to below
             elif phase == "showdown":
                 legal += _SHOW_OR_FOLD
             elif phase == "svara_buy_in" and self._may_buy_in(seat):
@@ -102,6 +102,17 @@ class BettingMixin:
         return self.bet_level - self.seats[seat].level
 
     def _move_legals(self, seat: int) -> list[Legal]:
+        # Remembered for the version and seat they were computed at: a caller asks what is legal, then applies one
+        # of them, and `_legal_move` checks it against the same list. The state changes only through `apply`,
+        # which forgets the list and bumps the version.
+        remembered = self._legals
+        if remembered is not None and remembered[0] == self.version and remembered[1] == seat:
+            return remembered[2]
+        legal = self._compute_move_legals(seat)
+        self._legals = (self.version, seat, legal)
+        return legal
+
+    def _compute_move_legals(self, seat: int) -> list[Legal]:
         s = self.seats[seat]
         top = s.level + s.stack  # the highest level this seat can reach
         level = self.bet_level
@@ -151,6 +162,7 @@ class BettingMixin:
                 raise IllegalAction("it is not your turn")
             raise IllegalAction("there is no move for you to make now")
         legals = self._move_legals(seat)
+        self._legals = None  # the state is about to change
         for legal in legals:
             if legal.kind == kind:
                 break

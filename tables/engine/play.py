@@ -43,7 +43,7 @@ _loads = orjson.loads
 
 
 class TableState(BettingMixin, ShowdownMixin):
-    __slots__ = _FIELDS + _LISTS + ("seats", "result", "_rng", "_events")
+    __slots__ = _FIELDS + _LISTS + ("seats", "result", "_rng", "_events", "_legals")
 
     # ----------------------------------------------------------------- creation and storage
     @classmethod
@@ -65,6 +65,7 @@ class TableState(BettingMixin, ShowdownMixin):
         state.button = -1  # the table's dealer button: the dealer of the last plain deal (D14)
         state.deal_no = 0
         state.result = None
+        state._legals = None
         state._reset_deal()
         state.phase = "waiting"
         return state
@@ -145,6 +146,7 @@ class TableState(BettingMixin, ShowdownMixin):
             state.antes_only, state.best, state.svara_chain, state.price, state.svara_pot, state.svara_dealer,
             state.order, state.show_queue, state.tied, state.offers, state.buyers, state.result, rows,
         ) = data
+        state._legals = None
         if state.family not in FAMILIES or state.phase not in _PHASES or type(rows) is not list:
             raise ValueError("a broken stored table state: unknown family or phase, or no seats")
         if not MIN_SEATS <= len(rows) <= MAX_SEATS[state.family]:
@@ -221,7 +223,7 @@ class TableState(BettingMixin, ShowdownMixin):
         try:
             handler(self, action)  # validates everything first, then changes
         finally:
-            self._rng = self._events = None
+            self._rng = self._events = self._legals = None
         self.version += 1
         return events
 
@@ -330,8 +332,15 @@ class TableState(BettingMixin, ShowdownMixin):
         self._maybe_start()
 
     def _maybe_start(self) -> None:
-        active = self._active_seats()
-        if len(active) >= 2 and all(self.seats[i].ready for i in active):
+        # One pass that stops at the first active seat not ready (most presses of New deal end there).
+        ante = self.ante
+        active = []
+        for i, s in enumerate(self.seats):
+            if s.player is not None and not s.sitting_out and s.stack >= ante:
+                if not s.ready:
+                    return
+                active.append(i)
+        if len(active) >= 2:
             self._start_deal(active)
 
     # ----------------------------------------------------------------- a deal (RULES §3)
@@ -342,9 +351,7 @@ class TableState(BettingMixin, ShowdownMixin):
         self._reset_deal()
         self.button = self.dealer = dealer
         self.deal_no += 1
-        self.result = None
-        for s in self.seats:
-            s.clear_deal()
+        self.result = None  # every seat's deal fields were cleared when it sat down or the last deal ended
         self.order = order = [i % n for i in range(dealer + 1, dealer + 1 + n) if i % n in active]
         ante = self.ante
         for i in order:
