@@ -30,17 +30,11 @@ from tables.state_memo import StateMemo
 TARGET_RATIO = 10.0
 
 
-GAME_MOVES = frozenset(
-    ("open", "check", "bet", "call", "raise", "fold", "blind", "dark", "show", "fold_hand", "split", "play_on",
-     "buy_in", "decline")
-)
-
-
 MODES = ("server", "decode", "memory")
 
 
 def engine_deals_per_second(deals: int, seed: int, mode: str) -> tuple[float, int, float]:
-    """Random legal play: the seat awaited picks uniformly among its legal moves (opening a card is one of them);
+    """Random legal play: the seat awaited picks uniformly among its `legal_moves` (opening a card is one of them);
     bet and raise amounts are the minimum 60 % of the time, else up to four times it. Between deals every seat
     presses New deal and a short stack is topped up first (so all six play every deal). Every applied action
     counts in `engine_actions_per_deal`, the six New deal presses included."""
@@ -80,7 +74,7 @@ def engine_deals_per_second(deals: int, seed: int, mode: str) -> tuple[float, in
                 action = Action("new_deal", press)
         else:
             seat = state.turn if state.turn >= 0 else state.clock.seats[0]
-            moves = [lg for lg in state.legal_actions(seat) if lg.kind in GAME_MOVES]
+            moves = state.legal_moves(seat)
             move = moves[int(random_() * len(moves))]
             if move.kind == "open":
                 action = Action("open", seat, None, move.min)

@@ -445,7 +445,7 @@ def _check_turn(state, seat, kind):
                 "buy_in", "decline"}:  # fmt: skip
         clock = state.clock
         if clock is None or seat not in list(clock.seats):
-            legal = {legal.kind for legal in state.legal_actions(seat)}
+            legal = {legal.kind for legal in state.legal_moves(seat)}
             if kind not in legal:
                 waiting = (
                     f"seat {', '.join(map(str, clock.seats))} is to act" if clock else "nobody is to act"

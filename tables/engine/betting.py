@@ -63,14 +63,18 @@ class BettingMixin:
         raise AssertionError("no seat to act")
 
     # ----------------------------------------------------------------- what may be done
-    def legal_actions(self, seat: int) -> list[Legal]:
-        if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+    def legal_moves(self, seat: int) -> list[Legal]:
+        """What the seat may play in the running deal now: open a card, the betting moves, Show/Fold, Split/Play
+        on, buy in or decline a svara. `legal_actions` adds the table actions (New deal, sit out, stand...)."""
+        if type(seat) is not int or not 0 <= seat < len(self.seats):
             return []
         s = self.seats[seat]
         if s.player is None:
             return []
-        legal: list[Legal] = []
         phase = self.phase
+        if phase == "waiting":
+            return []
+        legal: list[Legal] = []
         if seat == self.turn:
             if phase in _MOVE_PHASES:
                 legal = list(self._move_legals(seat))  # a copy: the remembered list is appended to below
@@ -80,9 +84,20 @@ class BettingMixin:
                 legal += [Legal("buy_in", self.price, self.price), Legal("decline")]
         if phase == "split_choice" and seat in self.tied and s.choice is None:
             legal += _SPLIT_OR_PLAY_ON
-        playing = phase != "waiting"
-        if playing and s.in_deal and not s.folded and s.cards is not None and s.opened != ALL_OPENED:
+        if s.in_deal and not s.folded and s.cards is not None and s.opened != ALL_OPENED:
             legal.append(_OPEN[s.opened])
+        return legal
+
+    def legal_actions(self, seat: int) -> list[Legal]:
+        """Everything the seat may do now: its `legal_moves` and the table actions."""
+        legal = self.legal_moves(seat)
+        if type(seat) is not int or not 0 <= seat < len(self.seats):
+            return legal
+        s = self.seats[seat]
+        if s.player is None:
+            return legal
+        phase = self.phase
+        playing = phase != "waiting"
         ante = self.ante
         if phase == "waiting" and (not s.ready or s.sitting_out) and s.stack >= ante:
             legal.append(_NEW_DEAL)

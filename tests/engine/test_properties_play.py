@@ -103,6 +103,24 @@ def test_json_round_trip_is_lossless_after_every_action(spec):
     run(*spec, 300, check)
 
 
+TABLE_KINDS = frozenset(("new_deal", "back", "sit_out", "stand", "add_chips"))
+
+
+@SETTINGS
+@given(tables)
+def test_legal_moves_are_the_legal_actions_without_the_table_actions(spec):
+    def check(table, before):
+        state = table.state
+        for seat in range(len(state.seats)):
+            moves = state.legal_moves(seat)
+            assert moves == [lg for lg in state.legal_actions(seat) if lg.kind not in TABLE_KINDS]
+            assert not any(lg.kind in TABLE_KINDS for lg in moves)
+            if state.phase == "waiting":
+                assert moves == []
+
+    run(*spec, 200, check)
+
+
 @SETTINGS
 @given(tables, st.randoms(use_true_random=False))
 def test_illegal_actions_change_nothing_and_amounts_outside_the_range_are_refused(spec, chooser):
