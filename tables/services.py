@@ -163,15 +163,19 @@ def act(table_id: int, user, action: dict, client_id=None) -> dict:
             return stored
         state = _load(table)
         seat = seat_of(state, user.pk)
-        if kind == "sit":
-            engine_action = _sit_action(table, state, user, seat, wanted_seat, amount)
-        else:
-            if seat is None:
-                raise DoorError("not_seated", "You do not sit at this table.")
-            if kind == "add_chips":
-                _check_add_chips(table, state, seat, amount)
-            engine_action = _engine().Action(kind, seat=seat, amount=amount, card=card)
-            _check_turn(state, seat, kind)
+        try:
+            if kind == "sit":
+                engine_action = _sit_action(table, state, user, seat, wanted_seat, amount)
+            else:
+                if seat is None:
+                    raise DoorError("not_seated", "You do not sit at this table.")
+                if kind == "add_chips":
+                    _check_add_chips(table, state, seat, amount)
+                engine_action = _engine().Action(kind, seat=seat, amount=amount, card=card)
+                _check_turn(state, seat, kind)
+        except DoorError:
+            _give_back(table, state)
+            raise
         _apply(table, state, engine_action, user)
         response = _answer(table, user, client_id)
         if kind == "sit":
@@ -204,7 +208,8 @@ def run_out_clock(table_id: int, version: int | None = None) -> bool:
             return False
         state = _load(table)
         try:
-            _apply(table, state, _engine().Action("timeout"), None)
+            with transaction.atomic():  # a refusal undoes every row the action wrote before it (the ledger's too)
+                _apply(table, state, _engine().Action("timeout"), None)
         except DoorError as error:
             log.warning("timeout refused at table %s v%s: %s", table_id, table.version, error.message)
             return False
@@ -230,12 +235,15 @@ def chat(table_id: int, user, text, client_id=None) -> dict:
         if stored is not None:
             return stored
         state = _load(table)
-        if not between_deals(state):
+        seat = seat_of(state, user.pk)
+        in_deal = not between_deals(state)
+        _give_back(table, state)
+        if in_deal:
             raise DoorError("chat_closed", "Table chat is open between deals only.")
         line = {
             "type": "chat",
             "user": user.table_name,
-            "seat": seat_of(state, user.pk),
+            "seat": seat,
             "text": text,
             "at": timezone.now().isoformat(),
         }
@@ -357,6 +365,12 @@ def _lock(table_id) -> Table:
 def _load(table: Table):
     """The table's state, owned by this door call (see `_states`); `table` was read under its row lock."""
     return _states.take(table.pk, table.state)
+
+
+def _give_back(table: Table, state) -> None:
+    """The door read the state and the engine never ran on it: it is still exactly the stored text, kept for the
+    next action (whatever this transaction does, it does not write the state)."""
+    _states.keep(table.pk, table.state, state)
 
 
 def _check_client_id(client_id):

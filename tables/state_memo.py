@@ -17,6 +17,7 @@ from typing import Any
 
 class StateMemo:
     def __init__(self, loads: Callable[[str], Any], size: int = 512) -> None:
+        """`loads` decodes a stored text into a state (any object with a `version`)."""
         self._loads = loads
         self._size = size
         # The door runs in several threads of one process. No lock: a dict's pop and item assignment are atomic
@@ -36,8 +37,13 @@ class StateMemo:
         return self._loads(text)
 
     def keep(self, key: Hashable, text: str, state) -> None:
-        """Remember that `text` (as stored for `key`) decodes to `state`; the caller must not change it after."""
+        """Remember that `text` (as stored for `key`) decodes to `state`; the caller must not change it after.
+        An older version never replaces a newer one (a later change may commit and be kept first, e.g. by a
+        listener acting at once); a wrong pairing could only cost a decode, since `take` compares the text."""
         entries = self._entries
+        kept = entries.get(key)
+        if kept is not None and kept[1].version > state.version:
+            return
         entries.pop(key, None)  # re-inserted last: the dict's order is the order of use
         if len(entries) >= self._size:
             try:

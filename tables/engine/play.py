@@ -13,7 +13,7 @@ from .actions import CLOCK_SECONDS, KINDS, Action, Clock, IllegalAction, Legal
 from .betting import BettingMixin
 from .cards import ALL_CARDS, FAMILIES
 from .dealing import deck_indexes, default_rng
-from .seat import Seat, seat_from_row
+from .seat import STORED_ROW, Seat, seat_from_row
 from .showdown import ShowdownMixin, result_of
 from .views import view_of
 
@@ -38,6 +38,7 @@ _FIELDS = (
     "antes_only", "best", "svara_chain", "price", "svara_pot", "svara_dealer",
 )
 _LISTS = ("order", "show_queue", "tied", "offers", "buyers")
+_ROW_LENGTH = len(STORED_ROW)
 _dumps = orjson.dumps
 _loads = orjson.loads
 
@@ -97,8 +98,8 @@ class TableState(BettingMixin, ShowdownMixin):
     def dumps(self) -> str:
         """The whole state as the server stores it, after every action (docs/engine.md "Storage"): one flat JSON
         array, written by orjson. `TableState.loads` reads it back."""
-        # Spelt out in the order of _FIELDS, _LISTS and seat._ROW (checked by a test): plain attribute loads are
-        # specialised by the interpreter, several times faster than attrgetter, and this runs after every action.
+        # Spelt out in the order of _FIELDS, _LISTS and seat.STORED_ROW (checked by a test): plain attribute loads
+        # are specialised by the interpreter, several times faster than attrgetter, and this runs after every action.
         return _dumps((
             STORED_FORMAT, self.version, self.family, self.ante, self.has_bot, self.pot, self.rake_taken,
             self.button, self.dealer, self.deal_no, self.phase, self.turn, self.bet_level, self.cap,
@@ -136,7 +137,8 @@ class TableState(BettingMixin, ShowdownMixin):
 
     @classmethod
     def _build(cls, data) -> TableState:
-        if type(data) is not list or len(data) != len(_FIELDS) + len(_LISTS) + 3 or data[0] != STORED_FORMAT:
+        if (type(data) is not list or len(data) != len(_FIELDS) + len(_LISTS) + 3 or type(data[0]) is not int
+                or data[0] != STORED_FORMAT):
             raise ValueError(f"not a stored table state of format {STORED_FORMAT}")
         state = _new(cls)
         (
@@ -147,14 +149,21 @@ class TableState(BettingMixin, ShowdownMixin):
             state.order, state.show_queue, state.tied, state.offers, state.buyers, state.result, rows,
         ) = data
         state._legals = None
-        if state.family not in FAMILIES or state.phase not in _PHASES or type(rows) is not list:
-            raise ValueError("a broken stored table state: unknown family or phase, or no seats")
+        # The shape is checked (a few cheap tests on every load); the values are the door's own writing.
+        if (type(state.family) is not str or state.family not in FAMILIES or type(state.phase) is not str
+                or state.phase not in _PHASES or type(state.version) is not int or type(rows) is not list):
+            raise ValueError("a broken stored table state: its version, family, phase or seats")
         if not MIN_SEATS <= len(rows) <= MAX_SEATS[state.family]:
             raise ValueError("a broken stored table state: the number of seats")
-        try:
-            state.seats = [Seat() if row is None else seat_from_row(row) for row in rows]
-        except (ValueError, TypeError) as error:
-            raise ValueError(f"a broken stored table state: {error}") from None
+        seats = []
+        for row in rows:
+            if row is None:
+                seats.append(Seat())
+            elif type(row) is list and len(row) == _ROW_LENGTH:
+                seats.append(seat_from_row(row))
+            else:
+                raise ValueError("a broken stored table state: a seat is not a row of its fields")
+        state.seats = seats
         return state
 
     @property

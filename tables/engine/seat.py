@@ -44,7 +44,7 @@ class Seat:
 
 # The stored row of a seat (TableState.dumps writes it, spelt out for speed): these fields in this order, null for
 # an empty seat.
-_ROW = (
+STORED_ROW = (
     "player", "name", "stack", "sitting_out", "ready", "leaving", "in_deal", "cards", "opened", "level", "folded",
     "all_in", "blind", "shown", "unseen", "choice",
 )

@@ -1,9 +1,11 @@
 """Table.state becomes the engine's stored text (format 4, written by orjson, read and written as is) instead of a
 JSON column holding format 3. Stored states of format 3 are rewritten as format 4 here, with a frozen copy of the
-format 3 reader: a migration must not depend on the engine as it is today."""
+format 3 reader: a migration must not depend on the engine as it is today. A row it cannot read stops the
+migration with the table's id (nothing is half-converted: the migration runs in one transaction)."""
 
 import json
 from binascii import a2b_base64
+from struct import error as struct_error
 from struct import unpack
 
 from django.db import migrations, models
@@ -60,7 +62,11 @@ def forwards(apps, schema_editor):
         except (TypeError, ValueError):
             continue
         if isinstance(data, list) and data[:1] == [3]:
-            table.state = json.dumps(_format_3_to_4(data), separators=(",", ":"))
+            try:
+                converted = _format_3_to_4(data)
+            except (ValueError, IndexError, TypeError, struct_error) as error:  # binascii.Error is a ValueError
+                raise RuntimeError(f"table {table.pk}: its stored state of format 3 cannot be read: {error!r}") from None
+            table.state = json.dumps(converted, separators=(",", ":"))
             table.save(update_fields=["state"])
 
 
@@ -69,5 +75,6 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.AlterField(model_name="table", name="state", field=models.TextField(blank=True, default="")),
-        migrations.RunPython(forwards, migrations.RunPython.noop),
+        # No way back: the code before this migration cannot read format 4, so undoing it must fail loudly.
+        migrations.RunPython(forwards),
     ]

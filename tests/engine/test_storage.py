@@ -91,7 +91,16 @@ def test_a_stored_state_with_a_broken_seat_or_unknown_phase_is_refused():
     unknown_phase[10] = "dancing"
     too_many_seats = json.loads(json.dumps(data))
     too_many_seats[-1] = too_many_seats[-1] * 4
-    for stored in (broken_seat, unknown_phase, too_many_seats):
+    phase_not_a_name = json.loads(json.dumps(data))
+    phase_not_a_name[10] = ["betting"]
+    seat_as_text = json.loads(json.dumps(data))
+    seat_as_text[-1][0] = "abcdefghijklmnop"  # sixteen characters, as many as a seat row has fields
+    version_as_text = json.loads(json.dumps(data))
+    version_as_text[1] = "3"
+    format_as_float = json.loads(json.dumps(data))
+    format_as_float[0] = 4.0
+    for stored in (broken_seat, unknown_phase, too_many_seats, phase_not_a_name, seat_as_text, version_as_text,
+                   format_as_float):
         with pytest.raises(ValueError):
             TableState.from_json(stored)
     with pytest.raises(ValueError):
@@ -100,7 +109,7 @@ def test_a_stored_state_with_a_broken_seat_or_unknown_phase_is_refused():
 
 def test_dumps_writes_the_fields_in_the_documented_order():
     from tables.engine.play import _FIELDS, _LISTS
-    from tables.engine.seat import _ROW
+    from tables.engine.seat import STORED_ROW
 
     state = table(players=3)
     deal(state, TRYNKI, TEN_A, "Js 9d 8c")
@@ -111,4 +120,4 @@ def test_dumps_writes_the_fields_in_the_documented_order():
     for name, value in zip(names[1:-1], data[1:-1], strict=True):
         assert value == getattr(state, name), name
     for seat, row in zip(state.seats, data[-1], strict=True):
-        assert row is not None and [getattr(seat, name) for name in _ROW] == row
+        assert row is not None and [getattr(seat, name) for name in STORED_ROW] == row

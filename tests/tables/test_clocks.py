@@ -209,3 +209,21 @@ def test_an_open_connection_with_a_fresh_heartbeat_keeps_the_seat(classic_table,
     Presence.objects.update(changed_at=timezone.now() - timedelta(seconds=600))
     assert tasks.stand_up_offline_players() == 0
     assert TableSeat.objects.filter(user=ann).exists()
+
+
+def test_a_timeout_the_ledger_refuses_leaves_no_transfer_behind_it(classic_table, players):
+    """The clock's action moves rake, then the pot: when the second movement fails, the first is undone too."""
+    from wallet.accounts import pot_account
+    from wallet.models import LedgerAccount, Transfer
+
+    ann, boris, _ = players
+    start_deal(classic_table, [ann, boris])
+    services.act(classic_table.pk, boris, {"kind": "bet", "amount": 20})  # pot 40: a rake of 1 will be taken
+    pot = pot_account(classic_table.pk)
+    LedgerAccount.objects.filter(pk=pot.pk).update(balance=10)  # corrupted: less than the pot the engine holds
+    transfers, version = Transfer.objects.count(), table_row(classic_table).version
+    overdue(classic_table)
+    assert services.run_out_clock(classic_table.pk) is False  # Ann owes 20: the clock folds her, Boris would win
+    assert Transfer.objects.count() == transfers
+    assert LedgerAccount.objects.get(pk=pot.pk).balance == 10
+    assert table_row(classic_table).version == version and state_of(classic_table.pk).phase == "betting"

@@ -51,6 +51,14 @@ def test_the_memo_forgets_the_least_recently_kept_table_when_full():
     assert memo.take(3, states[3].dumps()) is states[3]
 
 
+def test_an_older_state_never_replaces_a_newer_one():
+    memo = StateMemo(TableState.loads)
+    older, newer = _state(1), _state(2)
+    memo.keep(7, newer.dumps(), newer)
+    memo.keep(7, older.dumps(), older)  # e.g. a listener's own change committed and was kept first
+    assert memo.take(7, newer.dumps()) is newer
+
+
 def test_a_broken_text_is_refused_rather_than_served_from_the_memo():
     memo = StateMemo(TableState.loads)
     state = _state(1)
@@ -98,3 +106,18 @@ def test_a_change_rolled_back_never_reaches_the_memo(players):
     state = state_of(table.pk)
     assert state.seats[1].player is None and state.seats[2].stack == 300
     assert state.version == before.version + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_chat_or_a_refused_move_leaves_the_state_for_the_next_action(players):
+    table = services.create_table(players[0], "classic", 10, 6, False)
+    services.sit(table.pk, players[0], 400, seat=0)
+    services.sit(table.pk, players[1], 400, seat=1)
+    memo = services._states
+    services.chat(table.pk, players[0], "good luck")
+    with pytest.raises(services.DoorError):
+        services.act(table.pk, players[1], {"kind": "fold"})  # no deal yet: refused before the engine runs
+    hits = memo.hits
+    services.act(table.pk, players[0], {"kind": "new_deal"})
+    assert memo.hits == hits + 1
+    assert state_of(table.pk).seats[0].ready is True
