@@ -1,9 +1,13 @@
 """Staff: tables (close one: everybody stood up and cashed out through the door) and deals (hand histories)."""
 
+import json
+
 from django.contrib import admin, messages
+from django.utils.html import format_html
 
 from . import services
 from .models import Deal, Table, TableSeat
+from .selectors import load_state
 
 
 class TableSeatInline(admin.TabularInline):
@@ -30,13 +34,22 @@ class TableAdmin(admin.ModelAdmin):
         "created_at",
     ]
     list_filter = ["status", "family", "bots_allowed"]
-    # The state is written only through the door; staff read it here.
+    # The state is written only through the door. Staff read the play as a spectator sees it, never the stored
+    # state: it holds every card dealt, and a staff member may also be a player.
+    exclude = ["state"]
     readonly_fields = [
-        "status", "version", "state", "clock_kind", "clock_seats", "clock_deadline", "empty_since",
+        "status", "version", "play", "clock_kind", "clock_seats", "clock_deadline", "empty_since",
         "created_by", "created_at", "closed_at", "test_decks",
     ]  # fmt: skip
     inlines = [TableSeatInline]
     actions = ["close_tables"]
+
+    @admin.display(description="Play (as a spectator sees it)")
+    def play(self, table):
+        if not table.state:
+            return "-"
+        view = load_state(table).view(None)
+        return format_html("<pre>{}</pre>", json.dumps(view, indent=1, ensure_ascii=False))
 
     @admin.action(description="Close the selected tables (stand everybody up and cash out)")
     def close_tables(self, request, queryset):

@@ -1,6 +1,7 @@
 """What each viewer receives (D1), the test-deck hook's guard, hand histories and the staff admin."""
 
 import threading
+from html import escape
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -8,10 +9,11 @@ from django.db import connection
 from django.test import Client
 
 from tables import services
+from tables.engine.cards import ALL_CARDS
 from tables.models import Deal, Table, TableSeat
 from wallet.accounts import stack_account
 
-from .conftest import audit_clean, start_deal
+from .conftest import audit_clean, start_deal, state_of
 from .sockets import drain, open_socket, receive, receive_until, session_cookie
 
 
@@ -73,7 +75,16 @@ def test_staff_see_tables_and_hand_histories_and_close_a_table_in_the_admin(clas
     client = Client()
     client.force_login(staff)
     assert client.get("/admin/tables/table/").status_code == 200
-    assert client.get(f"/admin/tables/table/{classic_table.pk}/change/").status_code == 200
+    page = client.get(f"/admin/tables/table/{classic_table.pk}/change/")
+    assert page.status_code == 200
+    # Staff see the play as a spectator does: the phase and stacks, no card that is not open to everyone.
+    state = state_of(classic_table.pk)
+    text = page.content.decode()
+    assert "&quot;phase&quot;: &quot;betting&quot;" in text
+    assert state.dumps() not in text and escape(state.dumps()) not in text
+    for seat in state.seats:
+        for card in seat.cards or []:
+            assert f"&quot;{ALL_CARDS[card]}&quot;" not in text
     deal = Deal.objects.get(table=classic_table)
     assert client.get(f"/admin/tables/deal/{deal.pk}/change/").status_code == 200
     response = client.post(
