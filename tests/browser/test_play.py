@@ -284,3 +284,67 @@ def test_the_lobby_updates_live_when_a_seat_is_taken(browser, staff, django_user
         watcher.select_option("#filter-family", "bulgarian")
         expect(row).to_have_count(1)
         watcher.screenshot(path=str(artifacts / "lobby-live.png"), full_page=True)
+
+
+def test_the_dealer_button_and_a_looked_players_double_reads_bet_unblind_section_4(
+    browser, staff, django_user_model, artifacts
+):
+    """RULES §4: the first player bets blind; the next, having looked, doubles openly ("Bet 20 (unblind)"), not
+    blind; the dealer button sits at the deal's dealer."""
+    from tables.services import create_table, queue_test_deck
+
+    with start_live_server() as server:
+        anna_user = make_player(django_user_model, "anna@example.com", "Anna", staff)
+        boris_user = make_player(django_user_model, "boris@example.com", "Boris", staff)
+        table = create_table(anna_user, "classic", 10, 2)
+        pages = []
+        for user in (anna_user, boris_user):
+            page = new_page(browser, server)
+            login_as(page, server, user)
+            page.goto(f"/tables/{table.pk}/")
+            sit_via_dialog(page, page.locator(".sit-here").first)
+            pages.append(page)
+        queue_test_deck(table.pk, ["Ah Kh Qh", "9s 8d 7c"])
+        press_new_deal(*pages)
+        first = to_act(pages, "blind")
+        second = pages[1] if first is pages[0] else pages[0]
+        dealer = first.evaluate("window.svaraSnapshot().state.dealer")
+        assert dealer == seat_of(second)  # two seats: the one after the dealer acts first
+        for page in pages:
+            expect(page.locator(".dealer-button")).to_have_count(1)
+            expect(page.locator(f".seat[data-seat='{dealer}'] .dealer-button")).to_be_visible()
+
+        expect(first.locator("#action-buttons [data-action=blind]")).to_have_text("Blind 10")
+        act_and_wait(first, "blind")
+        double = second.locator("#action-buttons [data-action=blind]")
+        expect(double).to_have_text("Blind 20")  # not looked yet: he may double blind
+        second.locator(".seat-me .hand-card.can-open").first.click()
+        expect(second.locator(".seat-me .card-face")).to_have_count(1)
+        expect(double).to_have_text("Bet 20 (unblind)")
+        second.screenshot(path=str(artifacts / "table-unblind.png"))
+        act_and_wait(second, "blind")
+        # The blind round is over: normal betting, in which the blind player's cards open for him (D5).
+        assert second.evaluate("window.svaraSnapshot().state.phase") == "betting"
+        expect(first.locator(".seat-me .card-face")).to_have_count(3)
+        assert not first.js_errors and not second.js_errors
+
+
+def test_a_bot_at_the_table_wears_its_badge(browser, staff, django_user_model, artifacts):
+    from tables.bots.services import fund_bots, seat_bot
+    from tables.services import create_table
+
+    with start_live_server() as server:
+        anna_user = make_player(django_user_model, "anna@example.com", "Anna", staff)
+        table = create_table(anna_user, "bulgarian", 10, 4, True)
+        fund_bots(100_000, key="browser-test:pool")
+        bot = seat_bot(table, "easy", by_user=anna_user)
+        page = new_page(browser, server)
+        login_as(page, server, anna_user)
+        page.goto(f"/tables/{table.pk}/")
+        name = bot.display_name.replace(" (bot)", "")
+        plate = page.locator(".seat .seat-name", has_text=name)
+        expect(plate).to_be_visible()
+        expect(plate.locator(".bot-badge")).to_have_text("bot")
+        expect(page.locator(".seat .seat-name", has_text="(bot)")).to_have_count(0)  # the badge, not the suffix
+        expect(page.locator(".bot-badge")).to_have_count(1)
+        assert not page.js_errors

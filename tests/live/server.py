@@ -50,6 +50,7 @@ class LiveServer:
     mail_dir: Path
     process: subprocess.Popen
     log_path: Path
+    launch: object = None  # starts the server process again, on the same address (see `start`)
 
     def mails(self) -> list[str]:
         """Every e-mail the server sent, as text, oldest first."""
@@ -58,6 +59,29 @@ class LiveServer:
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def stop(self) -> None:
+        """The server goes away (every socket to it drops); `start` brings it back on the same address."""
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+    def start(self, timeout: float = 30.0) -> None:
+        self.process = self.launch()
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the live server exited early:\n{self.log()}")
+            try:
+                urllib.request.urlopen(f"{self.url}/count/", timeout=2).read()
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the live server did not answer in {timeout} s:\n{self.log()}") from None
+                time.sleep(0.2)
 
 
 @contextlib.contextmanager
@@ -77,34 +101,23 @@ def start_live_server(clock_scale: float = 1.0, extra_env: dict | None = None, t
             **(extra_env or {}),
         }
     )
-    log = open(log_path, "w")  # noqa: SIM115 - closed below
-    process = subprocess.Popen(
-        [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    server = LiveServer(url=url, mail_dir=mail_dir, process=process, log_path=log_path)
+    log = open(log_path, "a")  # noqa: SIM115 - closed below
+
+    def launch() -> subprocess.Popen:
+        return subprocess.Popen(
+            [sys.executable, "manage.py", "serve", "--host", "127.0.0.1", "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+
+    server = LiveServer(url=f"http://127.0.0.1:{port}", mail_dir=mail_dir, process=None, log_path=log_path,
+                        launch=launch)
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"the live server exited early:\n{server.log()}")
-            try:
-                urllib.request.urlopen(f"{url}/count/", timeout=2).read()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"the live server did not answer in {timeout} s:\n{server.log()}") from None
-                time.sleep(0.2)
+        server.start(timeout)
         yield server
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        if server.process is not None and server.process.poll() is None:
+            server.stop()
         log.close()
