@@ -20,6 +20,7 @@ from wallet import services as wallet
 from wallet.accounts import WalletError
 from wallet.services import MAX_STACK_ANTES, MIN_BUY_IN_ANTES  # §10's bounds, one source for door and ledger
 
+from .engine.actions import MOVE_KINDS
 from .models import SEATS_BY_FAMILY, ClientMessage, Deal, Family, Presence, Table, TableSeat, TableStatus
 from .signals import table_changed
 from .state_io import between_deals, chips_of, free_seats, seat_of
@@ -36,10 +37,7 @@ PRESENCE_STALE_SECONDS = 90  # three missed heartbeats
 
 # What a player may ask for; `timeout` is never a client's (the clock's alone).
 SEAT_KINDS = {"sit", "stand", "add_chips"}
-PLAY_KINDS = {
-    "sit_out", "back", "new_deal", "open", "check", "bet", "call", "raise", "fold", "blind", "dark",
-    "show", "fold_hand", "split", "play_on", "buy_in", "decline",
-}  # fmt: skip
+PLAY_KINDS = MOVE_KINDS | {"sit_out", "back", "new_deal"}
 PLAYER_KINDS = SEAT_KINDS | PLAY_KINDS
 AMOUNT_REQUIRED = {"sit", "add_chips", "bet", "raise"}
 AMOUNT_ALLOWED = AMOUNT_REQUIRED | {"dark", "blind", "call"}
@@ -455,8 +453,7 @@ def _check_add_chips(table, state, seat, amount):
 
 def _check_turn(state, seat, kind):
     """'Not your turn' is clearer than the engine's general refusal when another seat's clock runs."""
-    if kind in {"check", "bet", "call", "raise", "fold", "blind", "dark", "show", "fold_hand", "split", "play_on",
-                "buy_in", "decline"}:  # fmt: skip
+    if kind in MOVE_KINDS and kind != "open":  # a card may be opened at any moment of the deal
         clock = state.clock
         if clock is None or seat not in list(clock.seats):
             legal = {legal.kind for legal in state.legal_moves(seat)}

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-KINDS = frozenset(
-    (
-        "sit", "stand", "add_chips", "sit_out", "back", "new_deal",
-        "open", "check", "bet", "call", "raise", "fold", "blind", "dark",
-        "show", "fold_hand", "split", "play_on", "buy_in", "decline", "timeout",
-    )
+# What a seat plays in a deal (`legal_moves` offers only these); all but opening a card wait for the seat's turn.
+MOVE_KINDS = frozenset(
+    ("open", "check", "bet", "call", "raise", "fold", "blind", "dark", "show", "fold_hand", "split", "play_on",
+     "buy_in", "decline")
 )
+# The table actions beside them: a seat's comings and goings between (or during) deals.
+TABLE_KINDS = frozenset(("sit", "stand", "add_chips", "sit_out", "back", "new_deal"))
+KINDS = MOVE_KINDS | TABLE_KINDS | {"timeout"}
 
 # RULES.md §9: how long each clock runs, in seconds. The engine never reads the time; the server does.
 CLOCK_SECONDS = {"move": 20, "show": 3, "split": 10, "svara_buy_in": 10, "new_deal": 30}

@@ -15,13 +15,10 @@ import random
 import sys
 import time
 
-from .actions import Action, IllegalAction
+from .actions import MOVE_KINDS, Action, IllegalAction
 from .play import MAX_SEATS, TableState
 
-GAME_KINDS = frozenset(
-    ("check", "bet", "call", "raise", "fold", "blind", "dark", "show", "fold_hand", "split", "play_on",
-     "buy_in", "decline")
-)
+GAME_KINDS = MOVE_KINDS - {"open"}  # the random players open cards on their own schedule
 
 
 class RandomTable:
