@@ -19,3 +19,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
 
 # Many sign-ups and logins from one address in a run; allauth's limits stay on outside tests.
 ACCOUNT_RATE_LIMITS = False
+# Static files straight from the apps' and project's folders, as `runserver` serves them: tests run without
+# collectstatic, so there is no STATIC_ROOT for WhiteNoise to index (it warned once per request handler).
+WHITENOISE_AUTOREFRESH = True
+WHITENOISE_USE_FINDERS = True
