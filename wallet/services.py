@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from uuid import uuid4
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Case, F, Value, When
 
 from .accounts import (
     WalletError,
@@ -111,7 +111,15 @@ def transfer(
 ) -> Transfer:
     """Move `amount` chips from `source` to `destination`, once per `key`.
 
-    `guard(source, destination)` runs under the locks with fresh balances and may raise `WalletError`."""
+    `guard(source, destination)` runs under the locks with fresh balances and may raise `WalletError`. A refusal
+    changes nothing (its own savepoint); the services below call `_transfer` inside theirs."""
+    with transaction.atomic():
+        return _transfer(source, destination, amount, kind=kind, key=key, memo=memo, actor=actor,
+                         table_id=table_id, family=family, guard=guard)
+
+
+def _transfer(source, destination, amount, *, kind, key, memo="", actor=None, table_id=None, family="", guard=None):
+    """`transfer` inside the caller's atomic block (every service here opens one: a refusal undoes it all)."""
     amount = _check_amount(amount)
     key = _check_key(key)
     if kind not in TransferKind.values:
@@ -123,38 +131,43 @@ def transfer(
     if len(memo) > 255:
         raise WalletError("A memo may be at most 255 characters long.")
 
-    with transaction.atomic():
-        locked = lock_accounts([source, destination])
-        src, dst = locked[source.pk], locked[destination.pk]
-        # Checked after the locks: a concurrent call with the same key and accounts has committed by now.
-        existing = Transfer.objects.filter(key=key).first()
-        if existing is not None:
-            return _replay(existing, src, dst, amount, kind)
+    locked = lock_accounts([source, destination])
+    src, dst = locked[source.pk], locked[destination.pk]
+    try:
         if guard is not None:
             guard(src, dst)
         if src.kind != AccountKind.TREASURY and src.balance < amount:
             raise WalletError(f"Not enough chips: {src} holds {src.balance}, {amount} needed.")
-        try:
-            # A savepoint: a concurrent insert of the same key (on other accounts) fails here, not the caller.
-            with transaction.atomic():
-                record = Transfer.objects.create(
-                    key=key,
-                    kind=kind,
-                    source=src,
-                    destination=dst,
-                    amount=amount,
-                    memo=memo,
-                    actor=actor,
-                    table_id=table_id,
-                    family=family,
-                )
-        except IntegrityError:
-            existing = Transfer.objects.filter(key=key).first()
-            if existing is None:
-                raise
+    except WalletError:
+        # Refused on today's balances: but when this key already moved these chips (a retry), that is the answer.
+        existing = Transfer.objects.filter(key=key).first()
+        if existing is not None:
             return _replay(existing, src, dst, amount, kind)
-        LedgerAccount.objects.filter(pk=src.pk).update(balance=F("balance") - amount)
-        LedgerAccount.objects.filter(pk=dst.pk).update(balance=F("balance") + amount)
+        raise
+    try:
+        # A savepoint: the key is unique, so a second use of it (a retry, or a concurrent insert on other
+        # accounts) fails here, not the caller; the first transfer with that key is then the answer.
+        with transaction.atomic():
+            record = Transfer.objects.create(
+                key=key,
+                kind=kind,
+                source=src,
+                destination=dst,
+                amount=amount,
+                memo=memo,
+                actor=actor,
+                table_id=table_id,
+                family=family,
+            )
+    except IntegrityError:
+        existing = Transfer.objects.filter(key=key).first()
+        if existing is None:
+            raise
+        return _replay(existing, src, dst, amount, kind)
+    # Both balances in one statement (the rows are locked above).
+    LedgerAccount.objects.filter(pk__in=(src.pk, dst.pk)).update(
+        balance=F("balance") + Case(When(pk=src.pk, then=Value(-amount)), default=Value(amount))
+    )
     # Keep the caller's objects current.
     source.balance = src.balance - amount
     destination.balance = dst.balance + amount
@@ -186,7 +199,7 @@ def _check_player(user):
 def credit(user, amount: int, *, reason: str, staff, key: str | None = None) -> Transfer:
     """Staff give a player chips from the treasury, with a reason recorded against them."""
     _check_player(user)
-    return transfer(
+    return _transfer(
         treasury_account(),
         balance_account(user),
         _check_amount(amount),
@@ -201,7 +214,7 @@ def credit(user, amount: int, *, reason: str, staff, key: str | None = None) -> 
 def debit(user, amount: int, *, reason: str, staff, key: str | None = None) -> Transfer:
     """Staff take chips from a player's balance back to the treasury."""
     _check_player(user)
-    return transfer(
+    return _transfer(
         balance_account(user),
         treasury_account(),
         _check_amount(amount),
@@ -229,7 +242,7 @@ def buy_in(user, table_id: int, amount: int, *, ante: int, key: str) -> Transfer
         raise WalletError(
             f"The table buy-in is {low} to {high} chips (20 to 100 antes of {ante}), not {amount}."
         )
-    return transfer(
+    return _transfer(
         balance_account(user),
         stack_account(user, table_id),
         amount,
@@ -253,7 +266,7 @@ def add_chips(user, table_id: int, amount: int, *, ante: int, stack: int, key: s
             f"A stack may hold at most {high} chips (100 antes of {ante}); with {stack} you may add up to "
             f"{max(high - stack, 0)}, not {amount}."
         )
-    return transfer(
+    return _transfer(
         balance_account(user),
         stack_account(user, table_id),
         amount,
@@ -269,7 +282,7 @@ def cash_out(user, table_id: int, amount: int, *, key: str) -> Transfer | None:
     _check_player(user)
     if _check_amount(amount, allow_zero=True) == 0:
         return None
-    return transfer(
+    return _transfer(
         stack_account(user, table_id),
         balance_account(user),
         amount,
@@ -284,7 +297,7 @@ def pay_in(user, table_id: int, amount: int, *, key: str) -> Transfer | None:
     """An ante, bet, call or svara buy-in: stack → pot. 0 moves nothing and gives None."""
     if _check_amount(amount, allow_zero=True) == 0:
         return None
-    return transfer(
+    return _transfer(
         stack_account(user, table_id),
         pot_account(table_id),
         amount,
@@ -299,7 +312,7 @@ def pay_out(user, table_id: int, amount: int, *, key: str) -> Transfer | None:
     """Winnings: pot → stack. 0 moves nothing and gives None."""
     if _check_amount(amount, allow_zero=True) == 0:
         return None
-    return transfer(
+    return _transfer(
         pot_account(table_id),
         stack_account(user, table_id),
         amount,
@@ -318,7 +331,7 @@ def take_rake(table_id: int, amount: int, *, family: str, key: str) -> Transfer 
         raise WalletError(f"Unknown rule family {family!r}.")
     if _check_amount(amount, allow_zero=True) == 0:
         return None
-    return transfer(
+    return _transfer(
         pot_account(table_id),
         house_account(),
         amount,
@@ -332,7 +345,7 @@ def take_rake(table_id: int, amount: int, *, family: str, key: str) -> Transfer 
 @transaction.atomic  # a refusal also undoes any account it opened
 def fund_bots(amount: int, key: str, *, staff=None, reason: str = "") -> Transfer:
     """Treasury → bots' pool: the chips bots sit down with."""
-    return transfer(
+    return _transfer(
         treasury_account(),
         bots_pool_account(),
         _check_amount(amount),
@@ -352,7 +365,7 @@ def _check_bot(bot_user):
 @transaction.atomic  # a refusal also undoes any account it opened
 def bot_buy_in(bot_user, table_id: int, amount: int, key: str) -> Transfer:
     """A bot sits down: bots' pool → the bot's stack at the table."""
-    return transfer(
+    return _transfer(
         bots_pool_account(),
         stack_account(_check_bot(bot_user), table_id),
         _check_amount(amount),
@@ -368,7 +381,7 @@ def bot_cash_out(bot_user, table_id: int, amount: int, key: str) -> Transfer | N
     _check_bot(bot_user)
     if _check_amount(amount, allow_zero=True) == 0:
         return None
-    return transfer(
+    return _transfer(
         stack_account(bot_user, table_id),
         bots_pool_account(),
         amount,
