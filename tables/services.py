@@ -662,7 +662,7 @@ def _record_deals(table: Table, state, events) -> None:
             )
             if Deal.objects.filter(table=table, number=number).exists():
                 number = (Deal.objects.filter(table=table).order_by("-number").first().number or 0) + 1
-            deal = Deal.objects.create(table=table, number=number, started_at=now, events=[])
+            deal = Deal(table=table, number=number, started_at=now, events=[])  # inserted by its first save
         if deal is None:
             continue
         deal.events.append(event)
