@@ -111,7 +111,8 @@ def transfer(
 ) -> Transfer:
     """Move `amount` chips from `source` to `destination`, once per `key`.
 
-    `guard(source, destination)` runs under the locks with fresh balances and may raise `WalletError`. A refusal
+    `guard(source, destination)` runs under the locks with fresh balances and may raise `WalletError`; when it or
+    the balance check refuses, a transfer already made under `key` (a retry) is the answer instead. A refusal
     changes nothing (its own savepoint); the services below call `_transfer` inside theirs."""
     with transaction.atomic():
         return _transfer(source, destination, amount, kind=kind, key=key, memo=memo, actor=actor,
@@ -119,7 +120,9 @@ def transfer(
 
 
 def _transfer(source, destination, amount, *, kind, key, memo="", actor=None, table_id=None, family="", guard=None):
-    """`transfer` inside the caller's atomic block (every service here opens one: a refusal undoes it all)."""
+    """`transfer` inside the caller's atomic block (every service here opens one: a refusal undoes it all).
+    Only safe in a savepoint of the caller's own: a refusal here would otherwise keep the accounts it opened."""
+    assert transaction.get_connection().in_atomic_block, "_transfer runs inside the caller's atomic block"
     amount = _check_amount(amount)
     key = _check_key(key)
     if kind not in TransferKind.values:

@@ -237,3 +237,45 @@ def test_balance_and_history_of_a_player_without_chips(player):
     assert balance_of(player) == 0
     assert history_of(player) == []
     assert not LedgerAccount.objects.filter(kind=AccountKind.BALANCE).exists()
+
+
+def test_a_retry_that_passes_every_check_answers_with_the_first_transfer(funded):
+    """The conflict path: the stack could pay again, but the key's unique row says it already did."""
+    services.buy_in(funded, TABLE, 500, ante=ANTE, key="sit")
+    first = services.pay_in(funded, TABLE, 20, key="t7:v3:in")
+    again = services.pay_in(funded, TABLE, 20, key="t7:v3:in")
+    assert again.pk == first.pk and Transfer.objects.filter(key="t7:v3:in").count() == 1
+    assert accounts.stack_account(funded, TABLE).balance == 480
+    assert accounts.pot_account(TABLE).balance == 20
+
+
+def test_refusals_of_every_table_movement_leave_the_outer_transaction_usable(funded, staff, bot):
+    from django.db import transaction
+
+    services.fund_bots(1000, key="pool")
+    with transaction.atomic():
+        services.buy_in(funded, TABLE, 500, ante=ANTE, key="sit")
+        before = snapshot()
+        refusals = [
+            lambda: services.pay_in(funded, TABLE, 501, key="in"),
+            lambda: services.pay_out(funded, TABLE, 1, key="out"),
+            lambda: services.take_rake(TABLE, 1, family="classic", key="rake"),
+            lambda: services.debit(funded, 10_000, reason="too much", staff=staff),
+            lambda: services.bot_buy_in(bot, TABLE, 5000, "bot-sit"),
+            lambda: services.bot_cash_out(bot, TABLE, 1, "bot-stand"),
+            lambda: services.add_chips(funded, TABLE, 600, ante=ANTE, stack=500, key="add"),
+        ]
+        for refuse in refusals:
+            with pytest.raises(WalletError):
+                refuse()
+            assert snapshot() == before
+        services.pay_in(funded, TABLE, 20, key="in")  # and the transaction goes on
+    assert accounts.pot_account(TABLE).balance == 20 and audit_ledger().ok
+
+
+def test_a_table_movement_costs_nine_queries(funded, django_assert_num_queries):
+    """Savepoint, the two accounts, their lock, the insert in its savepoint, one balance update, release."""
+    services.buy_in(funded, TABLE, 500, ante=ANTE, key="sit")
+    accounts.pot_account(TABLE)
+    with django_assert_num_queries(9):
+        services.pay_in(funded, TABLE, 20, key="in")
