@@ -139,6 +139,8 @@ def close_table(table_id: int, staff=None, *, idle_before=None) -> Table:
         version = table.version
         transaction.on_commit(lambda: _notify_table(table_id, version, []))
         transaction.on_commit(_notify_lobby)
+        closed = table.pk
+        transaction.on_commit(lambda: _states.forget(closed))  # after the keeps of the actions above
     return table
 
 

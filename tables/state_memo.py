@@ -11,6 +11,7 @@ reaches the memo. Pure Python (no Django), so the benchmark keeps the state exac
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -20,10 +21,11 @@ class StateMemo:
         """`loads` decodes a stored text into a state (any object with a `version`)."""
         self._loads = loads
         self._size = size
-        # The door runs in several threads of one process. No lock: a dict's pop and item assignment are atomic
-        # under the GIL, so one thread's take can never get an entry another thread took; only the eviction of the
-        # oldest entry can meet a concurrent change, and then it simply evicts nothing this time.
+        # The door runs in several threads of one process. `take` needs no lock: a dict's pop is atomic under the
+        # GIL, so one thread's take never gets an entry another thread took. `keep` compares and sets, so keeps
+        # are serialised (their callbacks run after commit, off the table's row lock).
         self._entries: dict[Hashable, tuple[str, Any]] = {}
+        self._keeping = threading.Lock()
         self.hits = self.misses = 0
 
     def take(self, key: Hashable, text: str):
@@ -40,17 +42,18 @@ class StateMemo:
         """Remember that `text` (as stored for `key`) decodes to `state`; the caller must not change it after.
         An older version never replaces a newer one (a later change may commit and be kept first, e.g. by a
         listener acting at once); a wrong pairing could only cost a decode, since `take` compares the text."""
-        entries = self._entries
-        kept = entries.get(key)
-        if kept is not None and kept[1].version > state.version:
-            return
-        entries.pop(key, None)  # re-inserted last: the dict's order is the order of use
-        if len(entries) >= self._size:
-            try:
-                del entries[next(iter(entries))]
-            except (KeyError, RuntimeError, StopIteration):  # another thread changed the dict meanwhile
-                pass
-        entries[key] = (text, state)
+        with self._keeping:
+            entries = self._entries
+            kept = entries.get(key)
+            if kept is not None and kept[1].version > state.version:
+                return
+            entries.pop(key, None)  # re-inserted last: the dict's order is the order of use
+            if len(entries) >= self._size:
+                try:
+                    del entries[next(iter(entries))]
+                except (KeyError, RuntimeError, StopIteration):  # a take removed it meanwhile
+                    pass
+            entries[key] = (text, state)
 
     def forget(self, key: Hashable) -> None:
         self._entries.pop(key, None)

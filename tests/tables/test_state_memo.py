@@ -121,3 +121,56 @@ def test_a_chat_or_a_refused_move_leaves_the_state_for_the_next_action(players):
     services.act(table.pk, players[0], {"kind": "new_deal"})
     assert memo.hits == hits + 1
     assert state_of(table.pk).seats[0].ready is True
+
+
+@pytest.mark.django_db(transaction=True)
+def test_threads_acting_on_one_table_at_once_never_act_on_a_stale_state(players):
+    """Three players open their cards at the same moment, from three threads (connections) of one process: the row
+    lock serialises them, the memo hands each state to one of them at a time, and nothing is lost or doubled."""
+    import threading
+
+    from django.db import connection
+
+    from .conftest import audit_clean, ledger_matches_engine, start_deal
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (row locks, concurrent connections): set DATABASE_URL")
+    table = services.create_table(players[0], "classic", 10, 6, False)
+    start_deal(table, players)
+    version = state_of(table.pk).version
+    barrier, errors = threading.Barrier(len(players)), []
+
+    def open_all(user):
+        try:
+            barrier.wait()
+            for card in range(3):
+                services.act(table.pk, user, {"kind": "open", "card": card})
+        except Exception as error:  # noqa: BLE001 - reported by the assertion below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=open_all, args=(user,)) for user in players]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    state = state_of(table.pk)
+    assert state.version == version + 9
+    assert [seat.opened for seat in state.seats[:3]] == [0b111] * 3
+    # The memo kept the last committed state, paired with exactly the text the row holds.
+    stored = Table.objects.get(pk=table.pk).state
+    kept_text, kept_state = services._states._entries[table.pk]
+    assert kept_text == stored and kept_state == state and kept_state.dumps() == stored
+    ledger_matches_engine(table.pk)
+    audit_clean()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_closed_table_leaves_the_memo(players):
+    table = services.create_table(players[0], "classic", 10, 6, False)
+    services.sit(table.pk, players[0], 400, seat=0)
+    assert table.pk in services._states._entries
+    services.close_table(table.pk)
+    assert table.pk not in services._states._entries
