@@ -522,7 +522,11 @@ def _apply(table: Table, state, engine_action, actor) -> list[dict]:
         _mirror_seats(table, after)
     table_id, version, stored = table.pk, table.version, table.state
     deadline = table.clock_deadline
-    transaction.on_commit(lambda: _after_commit(table_id, version, stored, events, state, deadline, seats_changed))
+    # Who of those seated now is a bot: the listeners need it, and the users are loaded already.
+    bot_seats = frozenset(seat for player, seat in after.seats.items() if users[player].is_bot)
+    transaction.on_commit(
+        lambda: _after_commit(table_id, version, stored, events, state, deadline, seats_changed, bot_seats)
+    )
     return events
 
 
@@ -683,12 +687,12 @@ def _record_deals(table: Table, state, events) -> None:
 # --- after commit ---
 
 
-def _after_commit(table_id, version, stored, events, state, deadline, seats_changed) -> None:
+def _after_commit(table_id, version, stored, events, state, deadline, seats_changed, bot_seats) -> None:
     _notify_table(table_id, version, events)
     if seats_changed:
         _notify_lobby()
     try:
-        table_changed.send(sender=None, table_id=table_id, version=version, state=state)
+        table_changed.send(sender=None, table_id=table_id, version=version, state=state, bot_seats=bot_seats)
     except Exception:  # a listener's failure must not undo or block the committed change
         log.exception("a table_changed listener failed for table %s v%s", table_id, version)
     if state.version == version:  # a later action in the same transaction changed it: its own callback keeps it

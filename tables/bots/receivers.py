@@ -10,10 +10,12 @@ log = logging.getLogger(__name__)
 
 
 @receiver(table_changed, dispatch_uid="bots.schedule_bot_moves")
-def schedule_bot_moves(sender, table_id, version, state, **kwargs) -> None:
+def schedule_bot_moves(sender, table_id, version, state, bot_seats=None, **kwargs) -> None:
     from . import services, tasks
 
-    for seat in services.seats_to_act(state):
+    if bot_seats is not None and not bot_seats:
+        return  # no bot sits here: nothing to ask the database
+    for seat in services.seats_to_act(state, bot_seats):
         countdown = services.pause_seconds()
         try:
             tasks.bot_act.apply_async((table_id, version, seat), countdown=countdown)

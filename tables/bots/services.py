@@ -153,8 +153,10 @@ def humans_at(table_id: int) -> int:
 # --- playing ---------------------------------------------------------------------------------------------------
 
 
-def _bot_players(state) -> dict[int, int]:
-    """seat → user id of the bots seated in this state."""
+def _bot_players(state, bot_seats=None) -> dict[int, int]:
+    """seat → user id of the bots seated in this state (`bot_seats`, when the caller knows them, saves a query)."""
+    if bot_seats is not None:
+        return {seat: int(state.seats[seat].player) for seat in sorted(bot_seats)}
     players = {
         index: int(seat.player)
         for index, seat in enumerate(state.seats)
@@ -172,10 +174,10 @@ def _person_playing(view: dict, bot_seats) -> bool:
     )
 
 
-def seats_to_act(state) -> list[int]:
+def seats_to_act(state, bot_seats=None) -> list[int]:
     """The bot seats that have something to answer now: their move, Show/Fold, Split/Play on, a svara offer,
     New deal (only when a person plays too), or coming back from sitting out when a person is back."""
-    bots = _bot_players(state)
+    bots = _bot_players(state, bot_seats)
     if not bots:
         return []
     clock = state.clock
