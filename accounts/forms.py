@@ -7,9 +7,11 @@ import re
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from allauth.account.internal import flows
 from django import forms
+from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.shortcuts import redirect
 
 DISPLAY_NAME_MIN = 2
 DISPLAY_NAME_MAX = 32
@@ -89,10 +91,16 @@ class SignupForm(AllauthSignupForm):
         try:
             return super().try_save(request)
         except IntegrityError:
-            # Someone signed up with this e-mail between our check and our write (the database's unique e-mail
-            # refused the second row; the atomic save left nothing behind). Answer as allauth does for a taken
-            # address found late: the owner gets an "account already exists" e-mail, no second account is made.
-            return None, flows.signup.prevent_enumeration(request, email=self.cleaned_data.get("email"))
+            # Someone signed up between our check and our write, and the database refused the second row (the
+            # atomic save left nothing behind). With this e-mail: answer as allauth does for a taken address found
+            # late (the owner gets an "account already exists" e-mail). With this display name: say so, and let
+            # the player choose another.
+            email = self.cleaned_data.get("email")
+            if get_user_model().objects.filter(email__iexact=email).exists():
+                return None, flows.signup.prevent_enumeration(request, email=email)
+            name = self.cleaned_data.get("display_name", "")
+            messages.error(request, f"The display name “{name}” was taken a moment ago. Please choose another one.")
+            return None, redirect("account_signup")
 
 
 class ProfileForm(forms.ModelForm):
@@ -104,3 +112,15 @@ class ProfileForm(forms.ModelForm):
 
     def clean_display_name(self) -> str:
         return clean_display_name(self.cleaned_data.get("display_name", ""), user=self.instance)
+
+    def save(self, commit=True):
+        """The user with the new name, or None when somebody took the name since `is_valid` (an error is added)."""
+        try:
+            with transaction.atomic():
+                return super().save(commit)
+        except IntegrityError:
+            name = self.cleaned_data.get("display_name", "")
+            self.add_error(
+                "display_name", f"The display name “{name}” is already taken. Please choose another one."
+            )
+            return None

@@ -1,5 +1,7 @@
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
 
 
 class PlayerManager(UserManager):
@@ -25,6 +27,18 @@ class User(AbstractUser):
     is_bot = models.BooleanField(default=False, help_text="Seats filled by the platform's bots.")
 
     objects = PlayerManager()
+
+    class Meta(AbstractUser.Meta):
+        constraints = [
+            # A person's display name is theirs alone, whatever the case; the forms check it first with a clear
+            # message, this catches two sign-ups racing for one name. Bots share names ("Ava (bot)").
+            models.UniqueConstraint(
+                Lower("display_name"),
+                condition=Q(is_bot=False) & ~Q(display_name=""),
+                name="accounts_display_name_unique",
+                violation_error_message="This display name is already taken.",
+            )
+        ]
 
     EMAIL_FIELD = "email"
     REQUIRED_FIELDS = ["email"]

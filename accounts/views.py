@@ -24,8 +24,7 @@ def profile(request):
     user = request.user
     if request.method == "POST":
         form = ProfileForm(request.POST, instance=user)
-        if form.is_valid():
-            form.save()
+        if form.is_valid() and form.save() is not None:
             messages.success(request, f"Your display name is now “{user.display_name}”.")
             return redirect("accounts:profile")
     else:

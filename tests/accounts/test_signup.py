@@ -191,3 +191,29 @@ def test_email_taken_between_check_and_save_creates_no_second_account(rf, client
     assert not User.objects.filter(display_name="Racer").exists()
     assert [m.to for m in mail.outbox] == [["race@example.com"]]
     assert "already" in mail.outbox[0].subject.lower() or "already" in mail.outbox[0].body.lower()
+
+
+@pytest.mark.django_db
+def test_display_name_taken_between_check_and_save_is_refused_with_a_clear_message(rf):
+    # Two sign-ups racing for one display name: the form was validated, then somebody took the name (in another
+    # case). The database's constraint refuses the second person; nothing of the second account is left.
+    data = {"email": "second@example.com", "display_name": "Racer", "password1": PASSWORD, "password2": PASSWORD}
+    form = SignupForm(data=data)
+    assert form.is_valid(), form.errors
+    first = make_verified_user("first@example.com", "RACER")
+
+    request = rf.post(SIGNUP, data)
+    request.session = SessionStore()
+    request._messages = FallbackStorage(request)
+    request.user = AnonymousUser()
+    with context.request_context(request):
+        user, response = form.try_save(request)
+    assert user is None
+    assert response.status_code == 302 and response["Location"] == SIGNUP
+    assert [str(m) for m in request._messages] == [
+        "The display name “Racer” was taken a moment ago. Please choose another one."
+    ]
+    assert list(User.objects.filter(display_name__iexact="racer")) == [first]
+    assert not User.objects.filter(email__iexact="second@example.com").exists()
+    assert not EmailAddress.objects.filter(email__iexact="second@example.com").exists()
+    assert mail.outbox == []
