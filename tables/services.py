@@ -20,6 +20,7 @@ from wallet import services as wallet
 from wallet.accounts import WalletError
 from wallet.services import MAX_STACK_ANTES, MIN_BUY_IN_ANTES  # §10's bounds, one source for door and ledger
 
+from .engine import play
 from .engine.actions import MOVE_KINDS
 from .models import SEATS_BY_FAMILY, ClientMessage, Deal, Family, Presence, Table, TableSeat, TableStatus
 from .signals import table_changed
@@ -52,18 +53,8 @@ class DoorError(Exception):
         self.message = message
 
 
-def _engine():
-    from tables.engine import play
-
-    return play
-
-
-def _decode(text: str):
-    return _engine().TableState.loads(text)
-
-
 # The decoded state of each table this process last wrote (state_memo.py): the next action here skips decoding.
-_states = StateMemo(_decode)
+_states = StateMemo(play.TableState.loads)
 
 
 # --- creating and closing tables ---
@@ -87,7 +78,7 @@ def create_table(user, family, ante, seats, bots_allowed=False) -> Table:
     if not isinstance(bots_allowed, bool):
         raise DoorError("bad_field", "Whether bots may sit must be true or false.")
     # No bot sits yet: the engine learns of one when it sits (see `_apply`), not from `bots_allowed`.
-    state = _engine().TableState.new(family, ante, seats, has_bot=False)
+    state = play.TableState.new(family, ante, seats, has_bot=False)
     with transaction.atomic():
         table = Table.objects.create(
             family=family,
@@ -121,12 +112,12 @@ def close_table(table_id: int, staff=None, *, idle_before=None) -> Table:
                 continue
             if state.seats[seat].leaving:
                 continue
-            _apply(table, state, _engine().Action("stand", seat=seat), user)
+            _apply(table, state, play.Action("stand", seat=seat), user)
         # Seats of players folded mid-deal free when the deal ends: play the clocks out until it has.
         for _ in range(50):
             if not chips_of(state).stacks or state.clock is None:
                 break
-            _apply(table, state, _engine().Action("timeout"), None)
+            _apply(table, state, play.Action("timeout"), None)
         left = chips_of(state)
         if left.stacks or left.pot:
             raise DoorError(
@@ -171,7 +162,7 @@ def act(table_id: int, user, action: dict, client_id=None) -> dict:
                     raise DoorError("not_seated", "You do not sit at this table.")
                 if kind == "add_chips":
                     _check_add_chips(table, state, seat, amount)
-                engine_action = _engine().Action(kind, seat=seat, amount=amount, card=card)
+                engine_action = play.Action(kind, seat=seat, amount=amount, card=card)
                 _check_turn(state, seat, kind)
         except DoorError:
             _give_back(table, state)
@@ -209,7 +200,7 @@ def run_out_clock(table_id: int, version: int | None = None) -> bool:
         state = _load(table)
         try:
             with transaction.atomic():  # a refusal undoes every row the action wrote before it (the ledger's too)
-                _apply(table, state, _engine().Action("timeout"), None)
+                _apply(table, state, play.Action("timeout"), None)
         except DoorError as error:
             log.warning("timeout refused at table %s v%s: %s", table_id, table.version, error.message)
             return False
@@ -440,7 +431,7 @@ def _sit_action(table, state, user, seat, wanted_seat, amount):
         raise DoorError("out_of_range", f"This table has seats 0 to {table.seats - 1}, not {wanted_seat}.")
     elif wanted_seat not in free:
         raise DoorError("seat_taken", f"Seat {wanted_seat} is taken.")
-    return _engine().Action("sit", seat=wanted_seat, player=str(user.pk), name=user.table_name, amount=amount)
+    return play.Action("sit", seat=wanted_seat, player=str(user.pk), name=user.table_name, amount=amount)
 
 
 def _check_add_chips(table, state, seat, amount):
@@ -494,7 +485,6 @@ class _QueuedDecks:
 
 def _apply(table: Table, state, engine_action, actor) -> list[dict]:
     """Apply one engine action under the table's lock and write everything it moved."""
-    play = _engine()
     before = chips_of(state)
     old_seats = set(before.seats.items())
     # Everybody whose chips this action may move: the seated, and whoever sits down now (one query).
