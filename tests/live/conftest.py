@@ -15,36 +15,13 @@ import time
 from pathlib import Path
 
 import pytest
-from django.db import connection
 
 from .client import LiveClient
+from .server import database_url, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 # Clocks run at a fifth of their length: a move 4 s, Show/Fold 0.6 s, split 2 s, svara offer 2 s, New deal 6 s.
 CLOCK_SCALE = "0.2"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def database_url() -> str:
-    """The URL of the database this test run uses (the TEST database pytest-django created)."""
-    settings = connection.settings_dict
-    if connection.vendor == "sqlite":
-        name = settings["NAME"]
-        if not name or name == ":memory:" or "mode=memory" in str(name):
-            pytest.skip("the live tests need a file SQLite test database (config/settings/test.py sets one)")
-        return f"sqlite:///{name}"
-    if connection.vendor == "postgresql":
-        user = settings.get("USER") or "postgres"
-        password = f":{settings['PASSWORD']}" if settings.get("PASSWORD") else ""
-        host = settings.get("HOST") or "127.0.0.1"
-        port = settings.get("PORT") or 5432
-        return f"postgres://{user}{password}@{host}:{port}/{settings['NAME']}"
-    pytest.skip(f"no live server for the {connection.vendor} database")
 
 
 def server_env(**extra) -> dict:
