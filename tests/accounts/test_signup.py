@@ -165,6 +165,17 @@ def test_signup_with_an_email_that_was_once_a_username_still_works(client):
     assert newcomer.username != "old@example.com"
 
 
+def try_save_late(rf, form, data):
+    """The sign-up view's save of an already validated form, as a request of its own (the race's second half)."""
+    request = rf.post(SIGNUP, data)
+    request.session = SessionStore()
+    request._messages = FallbackStorage(request)
+    request.user = AnonymousUser()
+    with context.request_context(request):
+        user, response = form.try_save(request)
+    return user, response, request
+
+
 @pytest.mark.django_db
 def test_email_taken_between_check_and_save_creates_no_second_account(rf, client):
     # The race of two simultaneous sign-ups: the form was validated, then the same e-mail got registered.
@@ -178,12 +189,7 @@ def test_email_taken_between_check_and_save_creates_no_second_account(rf, client
     assert form.is_valid(), form.errors
     first = make_verified_user("race@example.com", "First")
 
-    request = rf.post(SIGNUP, data)
-    request.session = SessionStore()
-    request._messages = FallbackStorage(request)
-    request.user = AnonymousUser()
-    with context.request_context(request):
-        user, response = form.try_save(request)
+    user, response, _ = try_save_late(rf, form, data)
     assert user is None
     assert response.status_code == 302
     assert list(User.objects.filter(email__iexact="race@example.com")) == [first]
@@ -202,12 +208,7 @@ def test_display_name_taken_between_check_and_save_is_refused_with_a_clear_messa
     assert form.is_valid(), form.errors
     first = make_verified_user("first@example.com", "RACER")
 
-    request = rf.post(SIGNUP, data)
-    request.session = SessionStore()
-    request._messages = FallbackStorage(request)
-    request.user = AnonymousUser()
-    with context.request_context(request):
-        user, response = form.try_save(request)
+    user, response, request = try_save_late(rf, form, data)
     assert user is None
     assert response.status_code == 302 and response["Location"] == SIGNUP
     assert [str(m) for m in request._messages] == [
