@@ -52,6 +52,18 @@ def act_and_wait(page, kind: str, timeout=15000) -> None:
     page.wait_for_function(f"window.svaraSnapshot().version > {before}", timeout=timeout)
 
 
+def seated_pages(browser, server, table, users) -> list:
+    """A logged-in page at the table for each user, each seated (first free seat, the dialog's buy-in)."""
+    pages = []
+    for user in users:
+        page = new_page(browser, server)
+        login_as(page, server, user)
+        page.goto(f"/tables/{table.pk}/")
+        sit_via_dialog(page, page.locator(".sit-here").first)
+        pages.append(page)
+    return pages
+
+
 def make_player(django_user_model, email, name, staff, chips=10_000):
     from allauth.account.models import EmailAddress
 
@@ -183,13 +195,7 @@ def test_a_move_clock_running_out_folds_the_player_who_owes_chips_section_9(
         from tables.services import create_table, queue_test_deck
 
         table = create_table(players[0], "classic", 10, 2)
-        pages = []
-        for user in players:
-            page = new_page(browser, server)
-            login_as(page, server, user)
-            page.goto(f"/tables/{table.pk}/")
-            sit_via_dialog(page, page.locator(".sit-here").first)
-            pages.append(page)
+        pages = seated_pages(browser, server, table, players)
         queue_test_deck(table.pk, ["Ah Kh Qh", "9s 8d 7c"])
         press_new_deal(*pages)
         first = to_act(pages, "check")
@@ -215,13 +221,7 @@ def test_a_tie_offers_split_or_play_on_and_a_svara_offers_the_buy_in_section_7(
         from tables.services import create_table, queue_test_deck
 
         table = create_table(players[0], "classic", 10, 3)
-        pages = []
-        for user in players:
-            page = new_page(browser, server)
-            login_as(page, server, user)
-            page.goto(f"/tables/{table.pk}/")
-            sit_via_dialog(page, page.locator(".sit-here").first)
-            pages.append(page)
+        pages = seated_pages(browser, server, table, players)
         # Three hands in dealing order: two tie on 31, the third folds and is offered the svara buy-in.
         queue_test_deck(table.pk, ["Ah Kh Qh", "As Ks Qs", "9d 8c 7c"])
         press_new_deal(*pages)
@@ -297,13 +297,7 @@ def test_the_dealer_button_and_a_looked_players_double_reads_bet_unblind_section
         anna_user = make_player(django_user_model, "anna@example.com", "Anna", staff)
         boris_user = make_player(django_user_model, "boris@example.com", "Boris", staff)
         table = create_table(anna_user, "classic", 10, 2)
-        pages = []
-        for user in (anna_user, boris_user):
-            page = new_page(browser, server)
-            login_as(page, server, user)
-            page.goto(f"/tables/{table.pk}/")
-            sit_via_dialog(page, page.locator(".sit-here").first)
-            pages.append(page)
+        pages = seated_pages(browser, server, table, [anna_user, boris_user])
         queue_test_deck(table.pk, ["Ah Kh Qh", "9s 8d 7c"])
         press_new_deal(*pages)
         first = to_act(pages, "blind")
