@@ -1,4 +1,5 @@
-"""The lobby's WebSocket: the list of open tables, sent whole on connect and after every table change."""
+"""The lobby's WebSocket: the list of open tables, sent whole on connect and after every seat change (the group
+message carries the list, read once for every socket: lobby/notify.py)."""
 
 import json
 
@@ -6,7 +7,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from tables.selectors import open_tables
-from tables.services import LOBBY_GROUP
+
+from .notify import LOBBY_GROUP
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):
@@ -56,4 +58,4 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             )
 
     async def lobby_changed(self, message):
-        await self.send_list()
+        await self.send_json({"type": "lobby", "tables": message["tables"]})

@@ -39,7 +39,7 @@ class TableAdmin(admin.ModelAdmin):
     exclude = ["state"]
     readonly_fields = [
         "status", "version", "play", "clock_kind", "clock_seats", "clock_deadline", "empty_since",
-        "created_by", "created_at", "closed_at", "test_decks",
+        "fault", "created_by", "created_at", "closed_at", "test_decks",
     ]  # fmt: skip
     inlines = [TableSeatInline]
     actions = ["close_tables"]

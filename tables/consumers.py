@@ -1,21 +1,27 @@
-"""The table's WebSocket: who you are, what you asked, what you may see; every change goes through the door."""
+"""The table's WebSocket: who you are, what you asked, what you may see; every change goes through the door.
+
+A consumer reads the database only on connect and when its client asks for a snapshot. Every change reaches it
+in the table's group message with the committed state (tables/services/notify.py), from which it renders its own
+viewer's snapshot; the player who acted gets his from the door's answer, once.
+"""
 
 import asyncio
-import json
 import logging
 
+import orjson
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from . import selectors, services
+from .protocol import BadMessage, parse_frame
 from .ratelimit import TokenBucket
+from .services.notify import table_group
 from .state_io import events_for
 
 log = logging.getLogger(__name__)
 
 ACTIONS_PER_SECOND = 10
 CHAT_PER_SECOND, CHAT_BURST = 1, 3
-CLIENT_TYPES = services.PLAYER_KINDS | {"chat", "snapshot", "ping"}
 
 
 def error(code: str, message: str, message_id=None) -> dict:
@@ -27,23 +33,27 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         user = self.scope.get("user")
         self.user = user if user is not None and user.is_authenticated else None
-        self.group = f"table-{self.table_id}"
+        self.user_id = self.user.pk if self.user is not None else None
+        self.group = table_group(self.table_id)
+        self.committed = None
         self.last_version = -1
         self.present = False
+        self.heartbeat = None
         self.actions = TokenBucket(ACTIONS_PER_SECOND, ACTIONS_PER_SECOND)
         self.chats = TokenBucket(CHAT_PER_SECOND, CHAT_BURST)
         await self.accept()
-        table = await database_sync_to_async(selectors.get_table)(self.table_id)
-        if table is None:
+        # Join the group before reading the row, so no change can fall between the two.
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        committed = await database_sync_to_async(selectors.committed)(self.table_id)
+        if committed is None:
             await self.send_json(error("no_such_table", f"There is no table {self.table_id}."))
             await self.close(code=4404)
             return
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        if self.user is not None and table.is_open:
+        if self.user is not None and committed.table["status"] == "open":
             await database_sync_to_async(services.connected)(self.table_id, self.user)
             self.present = True
             self.heartbeat = asyncio.ensure_future(self.beat())
-        await self.send_snapshot()
+        await self.show(committed, force=True)
 
     async def beat(self):
         """Tell the database this connection is alive, so a count left by a dead process can be told apart."""
@@ -52,103 +62,74 @@ class TableConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(services.still_here)(self.table_id, self.user)
 
     async def disconnect(self, code):
-        heartbeat = getattr(self, "heartbeat", None)
-        if heartbeat is not None:
-            heartbeat.cancel()
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.present:
             self.present = False
             await database_sync_to_async(services.disconnected)(self.table_id, self.user)
 
     async def send_json(self, message: dict):
-        await self.send(text_data=json.dumps(message, ensure_ascii=False))
+        await self.send(text_data=orjson.dumps(message).decode())
 
     async def receive(self, text_data=None, bytes_data=None):
         try:
-            message = json.loads(text_data if text_data is not None else bytes_data)
-        except (TypeError, ValueError):
-            await self.send_json(error("bad_json", "A message must be a JSON object."))
+            request = parse_frame(text_data if text_data is not None else bytes_data, self.table_id)
+        except BadMessage as refused:
+            await self.send_json(error(refused.code, refused.message, refused.id))
             return
-        if not isinstance(message, dict):
-            await self.send_json(error("bad_json", "A message must be a JSON object."))
+        if request.type == "ping":
+            await self.send_json({"type": "pong", "id": request.id})
             return
-        message_id = message.get("id")
-        if message_id is not None and (not isinstance(message_id, str) or not 1 <= len(message_id) <= 64):
-            await self.send_json(error("bad_field", "A message id must be a string of 1 to 64 characters."))
-            return
-        kind = message.get("type")
-        if not isinstance(kind, str) or kind not in CLIENT_TYPES:
-            await self.send_json(error("unknown_type", f"Unknown message type {kind!r}.", message_id))
-            return
-        if "table" in message and message["table"] != self.table_id:
-            await self.send_json(
-                error(
-                    "wrong_table",
-                    f"This socket serves table {self.table_id}, not {message['table']!r}.",
-                    message_id,
-                )
-            )
-            return
-        if kind == "ping":
-            await self.send_json({"type": "pong", "id": message_id})
-            return
-        bucket = self.chats if kind == "chat" else self.actions
+        bucket = self.chats if request.type == "chat" else self.actions
         if not bucket.take():
-            await self.send_json(error("rate_limited", "Too many messages; slow down.", message_id))
+            await self.send_json(error("rate_limited", "Too many messages; slow down.", request.id))
             return
-        if kind == "snapshot":
-            await self.send_snapshot(force=True)
+        if request.type == "snapshot":
+            committed = await database_sync_to_async(selectors.committed)(self.table_id)
+            if committed is not None:
+                await self.show(committed, force=True)
             return
         try:
-            if kind == "chat":
-                answer = await database_sync_to_async(services.chat)(
-                    self.table_id, self.user, message.get("text"), message_id
-                )
-            else:
-                action = {"kind": kind}
-                for field in ("amount", "card", "seat"):
-                    if field in message:
-                        action[field] = message[field]
-                answer = await database_sync_to_async(services.act)(
-                    self.table_id, self.user, action, message_id
-                )
+            if request.type == "chat":
+                reply = await database_sync_to_async(services.chat)(self.table_id, self.user, request.text, request.id)
+                await self.send_json(reply)
+                return
+            ack = await database_sync_to_async(services.act)(self.table_id, self.user, request.command, request.id)
         except services.DoorError as refused:
-            await self.send_json(error(refused.code, refused.message, message_id))
+            await self.send_json(error(refused.code, refused.message, request.id))
             return
         except Exception:  # a bug must not kill the socket; the transaction rolled back, so nothing changed
-            log.exception("table %s: %r from %s failed", self.table_id, message, self.user)
-            await self.send_json(error("server_error", "Something went wrong; nothing was changed.", message_id))
+            log.exception("table %s: %r from %s failed", self.table_id, request, self.user)
+            await self.send_json(error("server_error", "Something went wrong; nothing was changed.", request.id))
             return
-        await self.send_json({**answer, "id": message_id})
-        # The actor sees the result even if the group message is lost.
-        await self.send_snapshot()
+        await self.send_json(ack.reply)
+        # The actor sees the result at once, even if the group message is lost; that message is then skipped.
+        change = ack.change
+        if change is not None and self.committed is not None:
+            await self.show(self.committed.changed(change.message()), events=change.events)
 
-    async def send_snapshot(self, force: bool = False, events=None, events_version=None):
-        snapshot = await database_sync_to_async(self._render)()
-        if snapshot is None:
+    async def show(self, committed, force: bool = False, events=()):
+        """Send this viewer's snapshot of `committed` (and the events it came with), unless it is not newer."""
+        if not force and committed.version <= self.last_version:
             return
+        self.committed = committed
+        self.last_version = max(self.last_version, committed.version)
+        snapshot = selectors.snapshot(committed, self.user_id)
         if events:
-            # Private events only when the snapshot is of the very state they came with (the seat is the same).
-            seat = snapshot["seat"] if snapshot["version"] == events_version else None
-            visible = events_for(events, seat)
+            visible = events_for(events, snapshot["seat"])
             if visible:
-                await self.send_json({"type": "event", "version": events_version, "events": visible})
-        if force or snapshot["version"] > self.last_version:
-            self.last_version = max(self.last_version, snapshot["version"])
-            await self.send_json(snapshot)
-        if snapshot["table"]["status"] == "closed":
+                await self.send_json({"type": "event", "version": committed.version, "events": visible})
+        await self.send_json(snapshot)
+        if committed.table["status"] == "closed":
             await self.close(code=4000)
-
-    def _render(self):
-        table = selectors.get_table(self.table_id)
-        if table is None:
-            return None
-        return selectors.snapshot_for(table, self.user)
 
     # --- group messages ---
 
     async def table_changed(self, message):
-        await self.send_snapshot(events=message.get("events"), events_version=message.get("version"))
+        if self.committed is None:  # a change before this socket's first snapshot: that snapshot is newer
+            return
+        await self.show(self.committed.changed(message), events=message["events"])
 
     async def table_chat(self, message):
         await self.send_json(message["line"])

@@ -49,9 +49,12 @@ class Table(models.Model):
     clock_kind = models.CharField(max_length=16, blank=True, default="")
     clock_seats = models.JSONField(default=list, blank=True)
     clock_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Why the door stopped this table's clock (a refused timeout: a fault for staff to look into), if it did.
+    fault = models.CharField(max_length=500, blank=True, default="")
     # Since when nobody sits here (None while somebody does): an empty table closes after a while.
     empty_since = models.DateTimeField(null=True, blank=True)
-    # Fixed decks for the next deals; only read when settings.SVARA_TEST_DECKS is on (test settings).
+    # Fixed decks for the next deals: read and written only by the test settings' deck provider
+    # (tables/services/test_decks.py), never by the door itself.
     test_decks = models.JSONField(default=list, blank=True)
 
     class Meta:
@@ -116,13 +119,12 @@ class Presence(models.Model):
 
 
 class Deal(models.Model):
-    """A hand history: the engine's events from the deal's start to its end."""
+    """A hand history: when the deal ran, its pot, rake and winners; its events are `DealEvent` rows."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deals")
-    number = models.PositiveIntegerField()
+    number = models.PositiveIntegerField()  # the engine's deal_no at this table
     started_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
-    events = models.JSONField(default=list, blank=True)
     pot = models.PositiveIntegerField(default=0)
     rake = models.PositiveIntegerField(default=0)
     winners = models.JSONField(default=list, blank=True)
@@ -134,6 +136,34 @@ class Deal(models.Model):
     def __str__(self) -> str:
         return f"deal {self.number} at table {self.table_id}"
 
+    @property
+    def events(self) -> list[dict]:
+        """The deal's engine events in the order they happened."""
+        return list(
+            DealEvent.objects.filter(table_id=self.table_id, deal_number=self.number).values_list("event", flat=True)
+        )
+
+
+class DealEvent(models.Model):
+    """One engine event of a deal, appended as it happens and never rewritten (one insert per action)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deal_events")
+    deal_number = models.PositiveIntegerField()
+    version = models.PositiveIntegerField()  # the table's version the event came with
+    index = models.PositiveSmallIntegerField()  # its place among that version's events
+    event = models.JSONField()
+
+    class Meta:
+        ordering = ["table_id", "deal_number", "version", "index"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "deal_number", "version", "index"], name="tables_one_deal_event_per_place"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event.get('type')} in deal {self.deal_number} at table {self.table_id} (v{self.version})"
+
 
 class ClientMessage(models.Model):
     """A client-chosen message id and the answer given to it: a repeated id gets the same answer, never a second run."""
@@ -142,7 +172,8 @@ class ClientMessage(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     client_id = models.CharField(max_length=64)
     response = models.JSONField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    # Replies are kept for SVARA_REPLY_SECONDS (a client resends after a reconnect), then pruned by beat.
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
         constraints = [

@@ -1,5 +1,11 @@
 """Reads for pages, the lobby and consumers; nothing here writes."""
 
+from __future__ import annotations
+
+
+from dataclasses import dataclass
+from datetime import datetime
+
 from django.utils import timezone
 
 from .models import Table, TableSeat, TableStatus
@@ -43,48 +49,64 @@ def load_state(table: Table):
     return TableState.loads(table.state)
 
 
-def seat_of_user(table: Table, user) -> int | None:
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    row = TableSeat.objects.filter(table=table, user=user).values_list("seat", flat=True).first()
-    return row
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """One committed version of a table, as stored: what every viewer's snapshot is rendered from. It comes from
+    the table's row (on connect, or when asked) or from the group message of a change (notify.py), so a change
+    reaches every viewer without a query."""
+
+    table: dict  # id, family, ante, seats, bots_allowed, status
+    version: int
+    state: str  # the stored text: every card dealt (it never leaves the servers; `snapshot` renders a view)
+    clock: dict | None  # kind, seats, deadline (ISO time)
+
+    @classmethod
+    def of_table(cls, table: Table) -> Committed:
+        clock = None
+        if table.clock_deadline is not None:
+            clock = {"kind": table.clock_kind, "seats": list(table.clock_seats),
+                     "deadline": table.clock_deadline.isoformat()}  # fmt: skip
+        return cls(_facts(table), table.version, table.state, clock)
+
+    def changed(self, message: dict) -> Committed:
+        """The same table at the version a group message (notify.Change.message) carries."""
+        return Committed({**self.table, "status": message["status"]}, message["version"], message["state"],
+                         message["clock"])  # fmt: skip
 
 
-def snapshot_for(table: Table, user) -> dict:
+def _facts(table: Table) -> dict:
+    return {"id": table.pk, "family": table.family, "ante": table.ante, "seats": table.seats,
+            "bots_allowed": table.bots_allowed, "status": table.status}  # fmt: skip
+
+
+def committed(table_id) -> Committed | None:
+    table = get_table(table_id)
+    return None if table is None else Committed.of_table(table)
+
+
+def snapshot(committed: Committed, user_id: int | None, now: datetime | None = None) -> dict:
     """The `snapshot` message for one viewer: `state.view(seat)` of the committed state, never another's cards."""
-    state = load_state(table)
-    user_id = user.pk if user is not None and getattr(user, "is_authenticated", False) else None
+    from tables.engine.play import TableState
+
+    state = TableState.loads(committed.state)
     seat = seat_of(state, user_id)
     view = state.view(seat)
-    clock = None
-    if table.clock_deadline is not None:
-        left = (table.clock_deadline - timezone.now()).total_seconds()
-        clock = {
-            "kind": table.clock_kind,
-            "seats": list(table.clock_seats),
-            "deadline": table.clock_deadline.isoformat(),
-            "seconds_left": round(max(left, 0.0), 1),
-        }
-    legal = view.get("legal") if isinstance(view, dict) and "legal" in view else _legal(state, seat)
+    clock = committed.clock
+    if clock is not None:
+        left = (datetime.fromisoformat(clock["deadline"]) - (now or timezone.now())).total_seconds()
+        clock = {**clock, "seconds_left": round(max(left, 0.0), 1)}
     return {
         "type": "snapshot",
-        "version": table.version,
+        "version": committed.version,
         "seat": seat,
-        "table": {
-            "id": table.pk,
-            "family": table.family,
-            "ante": table.ante,
-            "seats": table.seats,
-            "bots_allowed": table.bots_allowed,
-            "status": table.status,
-        },
+        "table": committed.table,
         "clock": clock,
-        "legal": legal,
+        "legal": view["legal"],
         "state": view,
     }
 
 
-def _legal(state, seat) -> list[dict]:
-    if seat is None:
-        return []
-    return [{"kind": legal.kind, "min": legal.min, "max": legal.max} for legal in state.legal_actions(seat)]
+def snapshot_for(table: Table, user) -> dict:
+    """The snapshot of the table's row for one user (None or anonymous: a spectator)."""
+    user_id = user.pk if user is not None and getattr(user, "is_authenticated", False) else None
+    return snapshot(Committed.of_table(table), user_id)

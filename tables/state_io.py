@@ -38,6 +38,11 @@ def seat_of(state, user_id) -> int | None:
     return None
 
 
+def bot_players(state) -> set[str]:
+    """The player ids of the bots seated in the state (a leaving bot keeps its seat to the deal's end)."""
+    return {str(seat.player) for seat in state.seats if seat.player is not None and seat.bot}
+
+
 def free_seats(state) -> list[int]:
     return [index for index, seat in enumerate(state.seats) if seat is None or getattr(seat, "player", None) is None]
 
@@ -46,7 +51,7 @@ def between_deals(state) -> bool:
     return getattr(state, "phase", "waiting") == "waiting"
 
 
-def events_for(events: list[dict], seat: int | None) -> list[dict]:
+def events_for(events, seat: int | None) -> list[dict]:
     """Events a viewer may receive: public ones, and private ones only for their own seat (D1)."""
     visible = []
     for event in events:

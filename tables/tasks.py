@@ -45,6 +45,12 @@ def sweep_overdue_clocks() -> int:
     return enforced
 
 
+@shared_task(name="tables.tasks.prune_replies", ignore_result=True)
+def prune_replies() -> int:
+    """Forget stored replies to message ids older than SVARA_REPLY_SECONDS."""
+    return services.prune_replies()
+
+
 @shared_task(name="tables.tasks.stand_up_offline_players", ignore_result=True)
 def stand_up_offline_players() -> int:
     """A player with no connection to the table for 2 minutes stands up; his chips go back to his balance (§9)."""

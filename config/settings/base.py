@@ -88,6 +88,17 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # One writer at a time is enough for the single-process embedded default; wait rather than fail.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+elif env_bool("DB_POOL", True):
+    # psycopg 3's pool (Django 5.1+): without it every `database_sync_to_async` call opened a new connection
+    # (about 7 ms here). A daphne process runs its database work on asgiref's one thread-sensitive thread, plus
+    # the odd sync view thread; a Celery worker process on its one. DB_POOL_MAX_SIZE bounds each process's
+    # connections (processes × max ≤ PostgreSQL's max_connections). CONN_MAX_AGE must stay 0 with a pool.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "1")),
+        "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "4")),
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
@@ -151,7 +162,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "config.channel_layer.RedisChannelLayer",  # channels-redis, with a waiting pool
             # redis-py 8 reads with a 5 s socket timeout by default, the same as channels-redis's 5 s blocking
             # BZPOPMIN: the read times out first and the consumer dies with 1011. A longer socket timeout avoids it.
             "CONFIG": {
@@ -178,6 +189,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-clocks": {"task": "tables.tasks.sweep_overdue_clocks", "schedule": timedelta(seconds=1)},
     "stand-up-offline-players": {"task": "tables.tasks.stand_up_offline_players", "schedule": timedelta(seconds=5)},
+    "prune-replies": {"task": "tables.tasks.prune_replies", "schedule": timedelta(seconds=60)},
     "close-idle-tables": {"task": "lobby.tasks.close_idle_tables", "schedule": timedelta(seconds=60)},
     "keep-bot-tables": {"task": "tables.bots.tasks.keep_bot_tables", "schedule": timedelta(seconds=10)},
 }
@@ -202,5 +214,8 @@ SVARA_CLOCK_SCALE = float(os.environ.get("SVARA_CLOCK_SCALE", "1.0"))
 # A player with no connection this long stands up (RULES §9); an empty table closes after SVARA_IDLE_TABLE_SECONDS.
 SVARA_OFFLINE_SECONDS = float(os.environ.get("SVARA_OFFLINE_SECONDS", "120"))
 SVARA_IDLE_TABLE_SECONDS = float(os.environ.get("SVARA_IDLE_TABLE_SECONDS", "600"))
-# Fixed decks for deals (tests only): never on outside test settings, never reachable from a client message.
-SVARA_TEST_DECKS = False
+# Who shuffles for the door: None is the engine's own (`secrets`); the test settings install fixed decks
+# (tables/services/test_decks.py). Never reachable from a client message.
+SVARA_DECK_PROVIDER = None
+# How long the answer to a message id is kept for a resend (after a reconnect); beat prunes older ones.
+SVARA_REPLY_SECONDS = float(os.environ.get("SVARA_REPLY_SECONDS", "900"))

@@ -12,7 +12,7 @@ STORAGES = {
 }
 
 # Fixed decks may be queued for deals by tests (tables.services.queue_test_deck); off everywhere else.
-SVARA_TEST_DECKS = True
+SVARA_DECK_PROVIDER = "tables.services.test_decks.QueuedDecks"
 # A file, not memory, so a daphne subprocess started by the live tests shares the test database; one per run.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     DATABASES["default"]["TEST"] = {"NAME": f"/tmp/svara-test-{os.getpid()}.sqlite3"}  # noqa: F405

@@ -227,3 +227,23 @@ def test_a_timeout_the_ledger_refuses_leaves_no_transfer_behind_it(classic_table
     assert Transfer.objects.count() == transfers
     assert LedgerAccount.objects.get(pk=pot.pk).balance == 10
     assert table_row(classic_table).version == version and state_of(classic_table.pk).phase == "betting"
+
+
+def test_a_refused_timeout_is_logged_once_and_its_clock_stopped_not_retried_every_second(
+    classic_table, players, caplog
+):
+    from wallet.accounts import pot_account
+    from wallet.models import LedgerAccount
+
+    ann, boris, _ = players
+    start_deal(classic_table, [ann, boris])
+    services.act(classic_table.pk, boris, {"kind": "bet", "amount": 20})
+    LedgerAccount.objects.filter(pk=pot_account(classic_table.pk).pk).update(balance=10)  # corrupted
+    overdue(classic_table)
+    with caplog.at_level("ERROR", logger="tables.services.door"):
+        assert tasks.sweep_overdue_clocks() == 0
+        assert tasks.sweep_overdue_clocks() == 0  # the next sweep does not try again
+    refusals = [r for r in caplog.records if "timeout refused" in r.getMessage()]
+    assert len(refusals) == 1 and refusals[0].levelname == "ERROR"
+    table = table_row(classic_table)
+    assert table.clock_deadline is None and "timeout refused" in table.fault  # for staff, in the admin

@@ -49,7 +49,7 @@ def test_sitting_down_costs_20_to_100_antes_from_the_balance_S10(classic_table, 
     refused("out_of_range", services.sit, classic_table.pk, ann, 1010)
     assert balance_of(ann) == 10_000
     answer = services.sit(classic_table.pk, ann, 400, seat=2)
-    assert answer["type"] == "ack"
+    assert answer.reply["type"] == "ack"
     assert balance_of(ann) == 9_600
     assert stack_account(ann, classic_table.pk).balance == 400
     assert TableSeat.objects.get(table=classic_table).seat == 2

@@ -54,7 +54,7 @@ def test_an_opened_card_goes_to_its_owner_only_D1(classic_table, players):
 
 
 def test_fixed_decks_are_refused_outside_the_test_settings(classic_table, settings):
-    settings.SVARA_TEST_DECKS = False
+    settings.SVARA_DECK_PROVIDER = None
     with pytest.raises(services.DoorError):
         services.queue_test_deck(classic_table.pk, ["Ah Ad As", "Kh 9s 7d"])
     assert Table.objects.get(pk=classic_table.pk).test_decks == []
@@ -62,7 +62,7 @@ def test_fixed_decks_are_refused_outside_the_test_settings(classic_table, settin
 
 def test_a_queued_deck_is_ignored_when_the_setting_is_off(classic_table, players, settings):
     services.queue_test_deck(classic_table.pk, ["Ah Ad As", "Kh 9s 7d"])
-    settings.SVARA_TEST_DECKS = False
+    settings.SVARA_DECK_PROVIDER = None
     start_deal(classic_table, players[:2])
     assert Table.objects.get(pk=classic_table.pk).test_decks == [["Ah Ad As", "Kh 9s 7d"]]  # never used
 

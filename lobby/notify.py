@@ -1,0 +1,14 @@
+"""The lobby's group: every lobby socket hears the whole list of open tables after a seat change.
+
+The list is read once, here, and carried by the group message, so a change costs one query, not one per socket."""
+
+from __future__ import annotations
+
+LOBBY_GROUP = "lobby"
+
+
+def tables_changed() -> None:
+    from tables.selectors import open_tables
+    from tables.services.notify import group_send
+
+    group_send(LOBBY_GROUP, {"type": "lobby.changed", "tables": open_tables()})

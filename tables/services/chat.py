@@ -1,0 +1,36 @@
+"""Table chat: between deals only, plain text, sent to the table's group after commit."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from ..errors import DoorError
+from ..protocol import check_chat_text, check_client_id
+from ..state_io import between_deals, seat_of
+from . import notify, replies
+from .door import enter, loads, must_be_logged_in
+
+
+def chat(table_id: int, user, text, client_id=None) -> dict:
+    must_be_logged_in(user, "Log in to chat.")
+    text = check_chat_text(text)
+    client_id = check_client_id(client_id)
+    with transaction.atomic():
+        table, stored = enter(table_id, user, client_id)
+        if stored is not None:
+            return stored
+        state = loads(table)
+        if not between_deals(state):
+            raise DoorError("chat_closed", "Table chat is open between deals only.")
+        line = {
+            "type": "chat",
+            "user": user.table_name,
+            "seat": seat_of(state, user.pk),
+            "text": text,
+            "at": timezone.now().isoformat(),
+        }
+        reply = {"type": "ack", "id": client_id, "version": table.version}
+        replies.store(table, user, client_id, reply)
+        transaction.on_commit(lambda: notify.chat_line(table_id, line))
+    return reply

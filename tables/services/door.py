@@ -1,0 +1,353 @@
+"""The door: creating and closing tables, a player's action, and a clock running out.
+
+Every change is one transaction: lock the table's row (one statement, which also looks up a repeated message id's
+stored reply), apply one engine action to the stored state, move every chip the action moved as one ledger batch,
+append the deal's events, write the new state with its version and clock, and store the reply when the message
+carried an id. Only after commit are the table's viewers, the lobby, the listeners and the clock told
+(notify.py). Lock order everywhere: the table row first, then ledger rows in primary-key order.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from functools import cache
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.module_loading import import_string
+
+from wallet.accounts import WalletError
+from wallet.services import move
+
+from ..engine import play
+from ..engine.actions import MOVE_KINDS
+from ..engine.rules import MAX_ANTE, MAX_STACK_ANTES, MIN_BUY_IN_ANTES, SEATS_BY_FAMILY
+from ..errors import DoorError
+from ..models import Family, Table, TableSeat, TableStatus
+from ..protocol import Command, check_client_id, parse_action
+from ..state_io import bot_players, chips_of, free_seats, seat_of
+from . import history, ledger, notify, presence, replies
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    """An applied message: its reply, and the committed change (None when a repeated id got its stored reply)."""
+
+    reply: dict
+    change: notify.Change | None = None
+
+    @property
+    def version(self) -> int:
+        return self.reply["version"]
+
+
+# --- creating and closing tables ---
+
+
+def create_table(user, family, ante, seats, bots_allowed=False) -> Table:
+    """A player (or staff) opens a table; bad input is a DoorError with a clear message."""
+    must_be_logged_in(user, "Log in to create a table.")
+    if family not in Family.values:
+        raise DoorError("bad_field", f"The rule family must be one of {', '.join(Family.values)}, not {family!r}.")
+    if isinstance(ante, bool) or not isinstance(ante, int) or not 1 <= ante <= MAX_ANTE:
+        raise DoorError("out_of_range", f"The ante must be a whole number of chips from 1 to {MAX_ANTE}, not {ante!r}.")
+    low, high = SEATS_BY_FAMILY[family]
+    if isinstance(seats, bool) or not isinstance(seats, int) or not low <= seats <= high:
+        raise DoorError("out_of_range", f"A {family} table has {low} to {high} seats, not {seats!r}.")
+    if not isinstance(bots_allowed, bool):
+        raise DoorError("bad_field", "Whether bots may sit must be true or false.")
+    state = play.TableState.new(family, ante, seats)
+    with transaction.atomic():
+        table = Table.objects.create(
+            family=family, ante=ante, seats=seats, bots_allowed=bots_allowed, created_by=user,
+            state=state.dumps(), version=state.version, empty_since=timezone.now(),
+        )  # fmt: skip
+        from lobby.notify import tables_changed
+
+        transaction.on_commit(tables_changed)
+    return table
+
+
+def close_table(table_id: int, staff=None, *, idle_before=None) -> Table:
+    """Close a table: everybody is stood up and cashed out first, through the door, then nobody may act.
+
+    With `idle_before`, close only a table nobody has sat at since then (checked under the lock)."""
+    with transaction.atomic():
+        table = lock(table_id)
+        if not table.is_open:
+            return table
+        if idle_before is not None and (table.empty_since is None or table.empty_since >= idle_before):
+            raise DoorError("illegal_action", f"Table {table_id} is not idle.")
+        state = loads(table)
+        for player, seat in sorted(chips_of(state).seats.items()):
+            if not state.seats[seat].leaving:
+                play_action(table, state, play.Action("stand", seat=seat))
+        # Seats of players folded mid-deal free when the deal ends: play the clocks out until it has.
+        for _ in range(50):
+            if not chips_of(state).stacks or state.clock is None:
+                break
+            play_action(table, state, play.Action("timeout"))
+        left = chips_of(state)
+        if left.stacks or left.pot:
+            raise DoorError("illegal_action", f"Table {table_id} still holds chips ({left}); it cannot close yet.")
+        table.status = TableStatus.CLOSED
+        table.closed_at = timezone.now()
+        table.clock_kind, table.clock_seats, table.clock_deadline = "", [], None
+        table.save(update_fields=["status", "closed_at", "clock_kind", "clock_seats", "clock_deadline"])
+        closed = _change(table, state, (), seats_changed=True)
+        transaction.on_commit(lambda: notify.table_changes(closed))
+    return table
+
+
+# --- a player's action ---
+
+
+def act(table_id: int, user, action: Command | dict, client_id=None) -> Ack:
+    """Apply one player's command to the table: returns the Ack, or raises DoorError and changes nothing.
+
+    `action` is a protocol Command (or its dict form `{"kind", "amount"?, "card"?, "seat"?}`). A repeated
+    `client_id` gets the stored reply and is never applied twice."""
+    must_be_logged_in(user, "Log in to take a seat and play; anonymous visitors may only watch.")
+    command = parse_action(action)
+    client_id = check_client_id(client_id)
+    with transaction.atomic():
+        table, stored = enter(table_id, user, client_id)
+        if stored is not None:
+            return Ack(stored)
+        state = loads(table)
+        seat = seat_of(state, user.pk)
+        if command.kind == "sit":
+            engine_action = _sit_action(table, state, user, seat, command)
+        else:
+            if seat is None:
+                raise DoorError("not_seated", "You do not sit at this table.")
+            if command.kind == "add_chips":
+                _check_add_chips(table, state, seat, command.amount)
+            _check_turn(state, seat, command.kind)
+            engine_action = play.Action(command.kind, seat=seat, amount=command.amount, card=command.card)
+        change = play_action(table, state, engine_action)
+        reply = {"type": "ack", "id": client_id, "version": table.version}
+        replies.store(table, user, client_id, reply)
+        if command.kind == "sit":
+            presence.sat_down(table, user)
+    return Ack(reply, change)
+
+
+def sit(table_id: int, user, amount: int, seat: int | None = None, client_id=None) -> Ack:
+    """Take a seat with a table buy-in of 20–100 antes (a bot's comes from the bots' pool)."""
+    return act(table_id, user, Command("sit", amount=amount, seat=seat), client_id)
+
+
+def stand(table_id: int, user, client_id=None) -> Ack:
+    return act(table_id, user, Command("stand"), client_id)
+
+
+# --- a clock running out ---
+
+
+def run_out_clock(table_id: int, version: int | None = None) -> bool:
+    """The running clock's time is up: apply §9 through the door. A no-op (False) when the version moved on
+    since the task was scheduled, when no clock runs, or when its deadline is still ahead.
+
+    A refused timeout (a fault: the rules always allow one) is undone whole, logged once as an error, and its
+    clock stopped with the reason kept on the table for staff: no enforcer retries it every second."""
+    with transaction.atomic():
+        table = lock(table_id)
+        if not table.is_open or table.clock_deadline is None:
+            return False
+        if version is not None and table.version != version:
+            return False
+        if table.clock_deadline > timezone.now():
+            return False
+        state = loads(table)
+        try:
+            with transaction.atomic():  # a refusal undoes every row the action wrote before it (the ledger's too)
+                play_action(table, state, play.Action("timeout"))
+        except DoorError as error:
+            log.error("timeout refused at table %s v%s, its clock is stopped: %s", table_id, table.version,
+                      error.message)  # fmt: skip
+            Table.objects.filter(pk=table_id).update(
+                clock_deadline=None, fault=f"v{table.version}: timeout refused: {error.message}"[:500]
+            )
+            return False
+    return True
+
+
+# --- inside the door ---
+
+
+def must_be_logged_in(user, message: str) -> None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise DoorError("login_required", message)
+
+
+def lock(table_id, reply_to: tuple[int, str] | None = None) -> Table:
+    """The table's row, locked until the transaction ends; with `reply_to` (user id, client id), the same
+    statement fetches the stored reply to that message as `table.stored_reply`."""
+    rows = Table.objects.select_for_update()
+    if reply_to is not None:
+        rows = rows.annotate(stored_reply=replies.stored_reply(reply_to[1], reply_to[0]))
+    try:
+        return rows.get(pk=table_id)
+    except (Table.DoesNotExist, ValueError, TypeError):
+        raise DoorError("no_such_table", f"There is no table {table_id!r}.") from None
+
+
+def enter(table_id: int, user, client_id) -> tuple[Table, dict | None]:
+    """Inside the caller's transaction: lock the table; a repeated client id gets its stored reply back (never
+    applied twice); a closed table refuses."""
+    table = lock(table_id, None if client_id is None else (user.pk, client_id))
+    stored = getattr(table, "stored_reply", None)
+    if stored is not None:
+        return table, stored
+    if not table.is_open:
+        raise DoorError("table_closed", f"Table {table_id} is closed.")
+    return table, None
+
+
+def loads(table: Table) -> play.TableState:
+    return play.TableState.loads(table.state)
+
+
+@cache
+def _deck_provider(path: str):
+    return import_string(path)
+
+
+def _decks_for(table: Table):
+    """The test settings' deck provider (SVARA_DECK_PROVIDER) for this table's next deal, else None."""
+    path = settings.SVARA_DECK_PROVIDER
+    return _deck_provider(path).for_table(table) if path else None
+
+
+def play_action(table: Table, state: play.TableState, action: play.Action) -> notify.Change:
+    """Apply one engine action under the table's lock and write everything it moved; after commit, tell."""
+    before = chips_of(state)
+    bots = bot_players(state)  # before the action too: a bot whose seat it vacates cashes out to the pool
+    deal_before = state.deal_no if state.phase != "waiting" else None
+    decks = _decks_for(table)
+    try:
+        events = state.apply(action, rng=decks) if decks is not None else state.apply(action)
+    except play.IllegalAction as error:
+        raise DoorError("illegal_action", str(error)) from None
+    if decks is not None:
+        decks.done()
+    events = [event.to_json() for event in events]
+    after = chips_of(state)
+    bots |= bot_players(state)
+    try:
+        move(ledger.movements(table.pk, table.family, state.version, action, before, after, events, bots))
+    except WalletError as error:
+        raise DoorError("wallet", str(error)) from None
+    now = timezone.now()
+    history.record(table, deal_before, state.version, events, now)
+    _store(table, state, now, action.kind)
+    seats_changed = after.seats != before.seats
+    if seats_changed:
+        _mirror_seats(table, after)
+    change = _change(table, state, events, seats_changed)
+    transaction.on_commit(lambda: notify.table_changes(change))
+    return change
+
+
+def _change(table: Table, state, events, seats_changed: bool) -> notify.Change:
+    deadline = table.clock_deadline
+    clock = None
+    if deadline is not None:
+        clock = {"kind": table.clock_kind, "seats": list(table.clock_seats), "deadline": deadline.isoformat()}
+    bots = bot_players(state)
+    return notify.Change(
+        table_id=table.pk, version=table.version, stored=table.state, state=state, events=tuple(events),
+        clock=clock, status=table.status, seats_changed=seats_changed,
+        bot_seats=frozenset(seat for player, seat in chips_of(state).seats.items() if player in bots),
+        deadline=deadline,
+    )  # fmt: skip
+
+
+def _store(table: Table, state, now, kind: str) -> None:
+    clock = state.clock
+    if clock is None:
+        table.clock_kind, table.clock_seats, table.clock_deadline = "", [], None
+    else:
+        seats = sorted(int(s) for s in clock.seats)
+        # The same clock still waiting on (some of) the same seats keeps its deadline: opening a card, somebody
+        # sitting down, or one of two tied players answering must not restart anybody's time. A timeout always does.
+        same = (
+            table.clock_deadline is not None
+            and table.clock_kind == clock.kind
+            and set(seats) <= set(table.clock_seats)
+            and kind != "timeout"
+        )
+        if not same:
+            table.clock_deadline = now + timedelta(seconds=clock.seconds * settings.SVARA_CLOCK_SCALE)
+        table.clock_kind, table.clock_seats = clock.kind, seats
+    table.state = state.dumps()
+    table.version = state.version
+    if chips_of(state).stacks:
+        table.empty_since = None
+    elif table.empty_since is None:
+        table.empty_since = now
+    table.save(update_fields=["state", "version", "clock_kind", "clock_seats", "clock_deadline", "empty_since"])
+
+
+def _mirror_seats(table: Table, after) -> None:
+    TableSeat.objects.filter(table=table).exclude(user_id__in=[int(p) for p in after.seats]).delete()
+    existing = {str(s.user_id): s for s in TableSeat.objects.filter(table=table)}
+    for player, seat in after.seats.items():
+        row = existing.get(player)
+        if row is None:
+            TableSeat.objects.create(table=table, seat=seat, user_id=int(player), stack=after.stacks[player])
+        elif row.seat != seat:
+            TableSeat.objects.filter(pk=row.pk).update(seat=seat)
+
+
+def _sit_action(table, state, user, seat, command: Command) -> play.Action:
+    if seat is not None:
+        raise DoorError("already_seated", f"You already sit at seat {seat} of this table (one seat per player).")
+    if user.is_bot and not table.bots_allowed:
+        raise DoorError("illegal_action", "Bots may not sit at this table.")
+    amount = command.amount
+    low, high = MIN_BUY_IN_ANTES * table.ante, MAX_STACK_ANTES * table.ante
+    if not low <= amount <= high:
+        raise DoorError(
+            "out_of_range",
+            f"The table buy-in is {low} to {high} chips ({MIN_BUY_IN_ANTES} to {MAX_STACK_ANTES} antes of "
+            f"{table.ante}), not {amount}.",
+        )
+    free = free_seats(state)
+    wanted = command.seat
+    if wanted is None:
+        if not free:
+            raise DoorError("seat_taken", "Every seat at this table is taken.")
+        wanted = free[0]
+    elif not 0 <= wanted < table.seats:
+        raise DoorError("out_of_range", f"This table has seats 0 to {table.seats - 1}, not {wanted}.")
+    elif wanted not in free:
+        raise DoorError("seat_taken", f"Seat {wanted} is taken.")
+    return play.Action("sit", seat=wanted, player=str(user.pk), name=user.table_name, amount=amount, bot=user.is_bot)
+
+
+def _check_add_chips(table, state, seat, amount) -> None:
+    stack = state.seats[seat].stack
+    high = MAX_STACK_ANTES * table.ante
+    if stack + amount > high:
+        raise DoorError(
+            "out_of_range",
+            f"A stack may hold at most {high} chips ({MAX_STACK_ANTES} antes); with {stack} you may add up to "
+            f"{max(high - stack, 0)}.",
+        )
+
+
+def _check_turn(state, seat, kind) -> None:
+    """'Not your turn' is clearer than the engine's general refusal when another seat's clock runs."""
+    if kind in MOVE_KINDS and kind != "open":  # a card may be opened at any moment of the deal
+        clock = state.clock
+        if clock is None or seat not in list(clock.seats):
+            if kind not in {legal.kind for legal in state.legal_moves(seat)}:
+                waiting = f"seat {', '.join(map(str, clock.seats))} is to act" if clock else "nobody is to act"
+                raise DoorError("not_your_turn", f"It is not your turn: {waiting}.")

@@ -1,0 +1,85 @@
+"""After commit: who hears of a change. The one place that names a table's group and what it is sent.
+
+A table's group message carries the committed state itself (the stored text, version, clock and status), so every
+consumer renders its own viewer's snapshot without touching the database (tables/selectors.py `snapshot`). The
+stored text holds every card dealt; it travels only between the servers (through the channel layer), and each
+consumer sends its client only `state.view(seat)`. The lobby names and fills its own group (lobby/notify.py).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from ..signals import table_changed
+
+log = logging.getLogger(__name__)
+
+
+def table_group(table_id: int) -> str:
+    return f"table-{table_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One committed change of a table: everything its listeners and viewers need, nothing read again."""
+
+    table_id: int
+    version: int
+    stored: str  # the state's stored text, as committed
+    state: object  # the engine's TableState decoded from `stored` (listeners read it, never change it)
+    events: tuple  # the engine's events, as JSON dicts (private ones included: consumers filter them)
+    clock: dict | None  # {"kind", "seats", "deadline": ISO time} or None
+    status: str
+    seats_changed: bool
+    bot_seats: frozenset[int]
+    deadline: object = None  # the clock's deadline as a datetime, for scheduling its task
+
+    def message(self) -> dict:
+        """The group message (channels-redis serialises it with msgpack)."""
+        return {
+            "type": "table.changed",
+            "version": self.version,
+            "state": self.stored,
+            "clock": self.clock,
+            "status": self.status,
+            "events": list(self.events),
+        }
+
+
+def table_changes(change: Change) -> None:
+    """Tell everyone of a committed change: the table's viewers, the lobby (when seats changed), the listeners
+    (the bots), and the clock's task."""
+    group_send(table_group(change.table_id), change.message())
+    if change.seats_changed:
+        from lobby.notify import tables_changed
+
+        tables_changed()
+    try:
+        table_changed.send(
+            sender=None, table_id=change.table_id, version=change.version, state=change.state,
+            bot_seats=change.bot_seats,
+        )  # fmt: skip
+    except Exception:  # a listener's failure must not undo or block the committed change
+        log.exception("a table_changed listener failed for table %s v%s", change.table_id, change.version)
+    if change.deadline is not None:
+        from ..tasks import schedule_clock
+
+        schedule_clock(change.table_id, change.version, change.deadline)
+
+
+def chat_line(table_id: int, line: dict) -> None:
+    group_send(table_group(table_id), {"type": "table.chat", "line": line})
+
+
+def group_send(group: str, message: dict) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:  # at-most-once delivery anyway: every snapshot is whole, the next one catches up
+        log.exception("group_send to %s failed", group)

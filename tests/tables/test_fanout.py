@@ -1,0 +1,109 @@
+"""Fan-out without the database: a change reaches every viewer in its group message, with the committed state, and
+each consumer renders its own viewer's snapshot from it. Nobody queries per change; the actor gets one snapshot."""
+
+import pytest
+from asgiref.sync import async_to_sync
+
+from tables import selectors, services
+from tables.models import Table
+
+from .sockets import drain, open_socket, receive, receive_until, session_cookie
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def reads(monkeypatch):
+    """Every read of a table's committed state by a consumer, counted."""
+    calls = []
+    real = selectors.committed
+
+    def counted(table_id):
+        calls.append(table_id)
+        return real(table_id)
+
+    monkeypatch.setattr(selectors, "committed", counted)
+    return calls
+
+
+def test_a_change_reaches_every_viewer_without_a_query_D1(classic_table, players, reads):
+    ann, boris, _ = players
+    services.sit(classic_table.pk, ann, 400, seat=0)
+    services.sit(classic_table.pk, boris, 400, seat=1)
+    cookies = [session_cookie(ann), session_cookie(boris)]
+
+    async def scenario():
+        sockets = [(await open_socket(f"/ws/tables/{classic_table.pk}/", c))[0] for c in cookies]
+        watcher, _ = await open_socket(f"/ws/tables/{classic_table.pk}/")
+        everyone = [*sockets, watcher]
+        for socket in everyone:
+            await receive(socket)  # the snapshot on connect: one read each
+        connect_reads = len(reads)
+        await sockets[0].send_json_to({"type": "new_deal", "id": "a"})
+        await sockets[1].send_json_to({"type": "new_deal", "id": "b"})
+        seen = [await drain(socket, 0.5) for socket in everyone]
+        for socket in everyone:
+            await socket.disconnect()
+        return connect_reads, seen
+
+    connect_reads, seen = async_to_sync(scenario)()
+    assert connect_reads == 3
+    assert len(reads) == 3  # no read after connect: the group messages carried the state
+    version = Table.objects.get(pk=classic_table.pk).version
+    truth = Table.objects.get(pk=classic_table.pk)
+    for messages, user in zip(seen, [ann, boris, None], strict=True):
+        snapshots = [m for m in messages if m["type"] == "snapshot"]
+        assert snapshots[-1]["version"] == version
+        # What each viewer got from the group message is exactly what the row renders for him.
+        expected = selectors.snapshot_for(truth, user)
+        got = snapshots[-1]
+        assert {k: v for k, v in got.items() if k != "clock"} == {k: v for k, v in expected.items() if k != "clock"}
+        assert got["clock"]["deadline"] == expected["clock"]["deadline"]
+        # Nobody's snapshot shows a card he may not see (D1): nobody has opened one yet.
+        for seat in got["state"]["seats"]:
+            if seat is not None:
+                assert all(card is None for card in seat["cards"])
+
+
+def test_the_player_who_acts_gets_one_snapshot_of_his_change(classic_table, players, reads):
+    ann, boris, _ = players
+    services.sit(classic_table.pk, ann, 400, seat=0)
+    cookie = session_cookie(boris)
+
+    async def scenario():
+        socket, _ = await open_socket(f"/ws/tables/{classic_table.pk}/", cookie)
+        await receive(socket)
+        await socket.send_json_to({"type": "sit", "amount": 400, "id": "s"})
+        ack, before = await receive_until(socket, lambda m: m.get("id") == "s")
+        after = await drain(socket, 0.5)
+        await socket.disconnect()
+        return ack, before + after
+
+    ack, messages = async_to_sync(scenario)()
+    assert ack["type"] == "ack"
+    snapshots = [m for m in messages if m["type"] == "snapshot"]
+    assert [s["version"] for s in snapshots] == [ack["version"]]
+    assert snapshots[0]["seat"] == 1
+    assert len(reads) == 1  # the connect only
+
+
+def test_a_viewer_who_missed_changes_catches_up_from_the_next_message(classic_table, players):
+    """channels-redis may drop a group message: the next one carries the whole state, so no read is needed."""
+    ann, boris, _ = players
+    services.sit(classic_table.pk, ann, 400, seat=0)
+
+    async def scenario():
+        watcher, _ = await open_socket(f"/ws/tables/{classic_table.pk}/")
+        first = await receive(watcher)
+        return first
+
+    first = async_to_sync(scenario)()
+    table = Table.objects.get(pk=classic_table.pk)
+    committed = selectors.Committed.of_table(table)
+    services.sit(classic_table.pk, boris, 400, seat=1)
+    services.act(classic_table.pk, ann, {"kind": "new_deal"})
+    later = selectors.Committed.of_table(Table.objects.get(pk=classic_table.pk))
+    message = {"version": later.version, "state": later.state, "clock": later.clock, "status": "open"}
+    caught_up = selectors.snapshot(committed.changed(message), None)
+    assert caught_up["version"] == first["version"] + 2
+    assert caught_up["state"] == selectors.snapshot(later, None)["state"]

@@ -1,0 +1,110 @@
+"""The lean door: one transaction of few statements per action, pinned per action kind; replies stored only for
+messages with an id and pruned after SVARA_REPLY_SECONDS; hand histories appended, never rewritten."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from tables import services
+from tables.models import ClientMessage, Deal, DealEvent
+
+from .conftest import audit_clean, ledger_matches_engine, state_of
+
+# The door's own transaction is outermost here (as in production), so no test savepoint is counted.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def statements(fn, *args, **kwargs) -> list[str]:
+    with CaptureQueriesContext(connection) as captured:
+        fn(*args, **kwargs)
+    return [q["sql"] for q in captured.captured_queries]
+
+
+def seated_deal(table, users):
+    for index, user in enumerate(users):
+        services.sit(table.pk, user, 400, seat=index)
+    services.queue_test_deck(table.pk, ["9s 8d 7c", "Ah Kh Qh"])
+    for user in users:
+        services.act(table.pk, user, {"kind": "new_deal"})
+    return state_of(table.pk)
+
+
+def whose_turn(table, users):
+    return users[state_of(table.pk).turn]
+
+
+# Statements of each kind of action, counted on the door's transaction (BEGIN and COMMIT are not statements
+# Django runs). Lock (with the stored reply looked up in the same statement) + state write + events + reply.
+MOVE_WITHOUT_CHIPS = 4  # lock, events, state, reply
+MOVE_WITH_CHIPS = 7  # the same + the ledger batch: lock accounts, insert transfers, update balances
+
+
+def test_a_move_without_chips_takes_four_statements(classic_table, players):
+    ann, boris, _ = players
+    seated_deal(classic_table, [ann, boris])
+    player = whose_turn(classic_table, [ann, boris])
+    sql = statements(services.act, classic_table.pk, player, {"kind": "open", "card": 0}, "m-open")
+    assert len(sql) == MOVE_WITHOUT_CHIPS, sql
+    sql = statements(services.act, classic_table.pk, player, {"kind": "check"}, "m-check")
+    assert len(sql) == MOVE_WITHOUT_CHIPS, sql
+
+
+def test_a_bet_moves_its_chips_in_one_ledger_batch(classic_table, players):
+    ann, boris, _ = players
+    seated_deal(classic_table, [ann, boris])
+    player = whose_turn(classic_table, [ann, boris])
+    sql = statements(services.act, classic_table.pk, player, {"kind": "bet", "amount": 20}, "m-bet")
+    assert len(sql) == MOVE_WITH_CHIPS, sql
+    assert sum(s.startswith("INSERT INTO \"wallet_transfer\"") for s in sql) == 1
+    other = whose_turn(classic_table, [ann, boris])
+    sql = statements(services.act, classic_table.pk, other, {"kind": "call"}, "m-call")
+    assert sum(s.startswith("INSERT INTO \"wallet_transfer\"") for s in sql) == 1, sql
+    ledger_matches_engine(classic_table.pk)
+    audit_clean()
+
+
+def test_a_message_without_an_id_stores_no_reply(classic_table, players):
+    ann, boris, _ = players
+    seated_deal(classic_table, [ann, boris])
+    player = whose_turn(classic_table, [ann, boris])
+    sql = statements(services.act, classic_table.pk, player, {"kind": "open", "card": 1})
+    assert len(sql) == MOVE_WITHOUT_CHIPS - 1, sql
+    assert not any("tables_clientmessage" in s for s in sql)
+
+
+def test_a_repeated_id_is_answered_from_the_locking_statement_alone(classic_table, players):
+    ann = players[0]
+    first = services.sit(classic_table.pk, ann, 400, client_id="s1")
+    sql = statements(services.sit, classic_table.pk, ann, 400, client_id="s1")
+    assert len(sql) == 1, sql
+    assert services.sit(classic_table.pk, ann, 400, client_id="s1").reply == first.reply
+
+
+def test_the_hand_history_is_appended_one_insert_per_action(classic_table, players):
+    ann, boris, _ = players
+    seated_deal(classic_table, [ann, boris])
+    sql = statements(services.act, classic_table.pk, whose_turn(classic_table, [ann, boris]), {"kind": "check"})
+    assert sum(s.startswith('INSERT INTO "tables_dealevent"') for s in sql) == 1
+    assert not any(s.startswith('UPDATE "tables_deal"') for s in sql)  # the deal row is not rewritten
+    services.act(classic_table.pk, whose_turn(classic_table, [ann, boris]), {"kind": "fold"})
+    deal = Deal.objects.get(table=classic_table)
+    kinds = [e["type"] for e in deal.events]
+    assert kinds[0] == "deal_started" and kinds[-1] == "deal_ended"
+    assert "check" in kinds and "fold" in kinds
+    assert deal.ended_at is not None and deal.pot > 0 and deal.winners
+    # In the order they happened: version by version, and within a version as the engine emitted them.
+    places = list(DealEvent.objects.filter(table=classic_table).values_list("version", "index"))
+    assert places == sorted(places)
+
+
+def test_stored_replies_are_pruned_after_their_time(classic_table, players, settings):
+    ann = players[0]
+    services.sit(classic_table.pk, ann, 400, client_id="old")
+    settings.SVARA_REPLY_SECONDS = 60
+    ClientMessage.objects.filter(client_id="old").update(created_at=timezone.now() - timedelta(seconds=61))
+    services.stand(classic_table.pk, ann, client_id="new")
+    assert services.prune_replies() == 1
+    assert list(ClientMessage.objects.values_list("client_id", flat=True)) == ["new"]
