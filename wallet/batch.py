@@ -314,6 +314,8 @@ def _apply(movements, tables, locked) -> list[Transfer]:
                 output_field=BigIntegerField(),
             )
         )
+    for ref, account in locked.items():  # the transfers' accounts as they now stand
+        account.balance = balances[ref]
     return records
 
 
