@@ -39,11 +39,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import BigIntegerField, Case, F, Q, Value, When
 from django.utils import timezone
 
 from .accounts import WalletError
-from .models import SINGLETON_KINDS, AccountKind, LedgerAccount, Transfer, TransferKind
+from .models import AccountKind, LedgerAccount, Transfer, TransferKind
 
 __all__ = ["AccountRef", "Movement", "move"]
 
@@ -111,15 +110,6 @@ class AccountRef:
             user_id=account.user_id if account.kind in (AccountKind.BALANCE, AccountKind.STACK) else None,
             table_id=account.table_id if account.kind in (AccountKind.STACK, AccountKind.POT) else None,
         )
-
-    def _q(self) -> Q:
-        if self.kind in SINGLETON_KINDS:
-            return Q(kind=self.kind)
-        if self.kind == AccountKind.BALANCE:
-            return Q(kind=self.kind, user_id=self.user_id)
-        if self.kind == AccountKind.POT:
-            return Q(kind=self.kind, table_id=self.table_id)
-        return Q(kind=self.kind, user_id=self.user_id, table_id=self.table_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,12 +198,34 @@ def _check(m) -> int | None:
 
 
 def _lock(refs) -> dict[AccountRef, LedgerAccount]:
-    """Statement 1: every account named, locked in primary-key order, with its balance under the lock."""
-    where = Q()
+    """Statement 1: every account named, locked in primary-key order, with its balance under the lock.
+
+    Plain SQL, as are the insert and the update: this runs on every table action, and compiling the ORM's
+    expressions cost more than the statement itself."""
+    q = connection.ops.quote_name
+    where, params = [], []
     for ref in refs:
-        where |= ref._q()
-    locked = LedgerAccount.objects.select_for_update().filter(where).order_by("pk")
-    return {AccountRef.of(account): account for account in locked}
+        owner = [("kind", str(ref.kind))]
+        if ref.user_id is not None:
+            owner.append(("user_id", ref.user_id))
+        if ref.table_id is not None:
+            owner.append(("table_id", ref.table_id))
+        where.append("(" + " AND ".join(f"{q(column)} = %s" for column, _ in owner) + ")")
+        params += [value for _, value in owner]
+    sql = (
+        f"SELECT {', '.join(q(c) for c in _ACCOUNT_COLUMNS)} FROM {q(LedgerAccount._meta.db_table)} "
+        f"WHERE {' OR '.join(where)} ORDER BY {q('id')}"
+    )
+    if connection.features.has_select_for_update:  # not SQLite, where a writer locks the whole database
+        sql += " FOR UPDATE"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    accounts = (LedgerAccount.from_db(connection.alias, _ACCOUNT_COLUMNS, row) for row in rows)
+    return {AccountRef.of(account): account for account in accounts}
+
+
+_ACCOUNT_COLUMNS = ("id", "kind", "user_id", "table_id", "balance")
 
 
 def _open(refs) -> None:
@@ -306,17 +318,22 @@ def _apply(movements, tables, locked) -> list[Transfer]:
     changes = {locked[ref].pk: balances[ref] - locked[ref].balance for ref in locked}
     changes = {pk: change for pk, change in changes.items() if change}
     if changes:
-        LedgerAccount.objects.filter(pk__in=list(changes)).update(
-            balance=F("balance")
-            + Case(
-                *(When(pk=pk, then=Value(change)) for pk, change in changes.items()),
-                default=Value(0),
-                output_field=BigIntegerField(),
-            )
-        )
+        _update(changes)
     for ref, account in locked.items():  # the transfers' accounts as they now stand
         account.balance = balances[ref]
     return records
+
+
+def _update(changes: dict[int, int]) -> None:
+    """Statement 3: every balance that changes, by its net change (the rows are locked since statement 1)."""
+    q = connection.ops.quote_name
+    whens = " ".join(["WHEN %s THEN %s"] * len(changes))
+    sql = (
+        f"UPDATE {q(LedgerAccount._meta.db_table)} SET {q('balance')} = {q('balance')} + CASE {q('id')} {whens} "
+        f"ELSE 0 END WHERE {q('id')} IN ({', '.join(['%s'] * len(changes))})"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [x for change in changes.items() for x in change] + list(changes))
 
 
 def _existing(movements) -> dict[str, Transfer]:
