@@ -1,32 +1,25 @@
-"""The one way chips move: `transfer`, and the services for each movement built on it.
+"""The services for each chip movement, one `Movement` each through `wallet.batch.move`.
 
-Every service is atomic on its own and may run inside the caller's transaction (the table server moves chips in
-the same transaction as the table state). Accounts are locked with `select_for_update` in primary-key order so two
-transfers never wait on each other in a cycle; balances are checked under those locks and, as a backstop, by the
-database's CHECK constraints. A refused movement raises `WalletError` and moves nothing.
+`move` is the one way chips move: a batch of movements under row locks taken in primary-key order, applied in
+order to the locked balances, never below zero, once per key (see `wallet.batch`). The table server moves every
+chip of one action as one batch; each service here is that batch of one, with the rules that need the user or
+the table (staff, bots, 20 to 100 antes). Every service is atomic on its own and may run inside the caller's
+transaction; a refused movement raises `WalletError` and moves nothing, leaving the caller's transaction usable.
 """
 
-from collections.abc import Callable, Iterable
 from uuid import uuid4
 
-from django.db import IntegrityError, transaction
-from django.db.models import Case, F, Value, When
+from django.db import transaction
 
-from .accounts import (
-    WalletError,
-    balance_account,
-    bots_pool_account,
-    house_account,
-    pot_account,
-    stack_account,
-    treasury_account,
-)
-from .models import AccountKind, LedgerAccount, Transfer, TransferKind
+from .accounts import WalletError
+from .batch import AccountRef, Movement, move
+from .models import Transfer, TransferKind
 
 __all__ = [
     "WalletError",
-    "transfer",
-    "lock_accounts",
+    "AccountRef",
+    "Movement",
+    "move",
     "credit",
     "debit",
     "buy_in",
@@ -46,8 +39,6 @@ __all__ = [
 MIN_BUY_IN_ANTES = 20
 MAX_STACK_ANTES = 100
 
-Guard = Callable[[LedgerAccount, LedgerAccount], None]
-
 
 def _check_amount(amount, *, allow_zero: bool = False) -> int:
     if isinstance(amount, bool) or not isinstance(amount, int):
@@ -57,124 +48,26 @@ def _check_amount(amount, *, allow_zero: bool = False) -> int:
     return amount
 
 
-def _check_key(key) -> str:
-    if not isinstance(key, str) or not key.strip():
-        raise WalletError("Every transfer needs an idempotency key (a non-empty string).")
-    if len(key) > 200:
-        raise WalletError("An idempotency key may be at most 200 characters long.")
-    return key
-
-
 def _check_ante(ante) -> int:
     if isinstance(ante, bool) or not isinstance(ante, int) or ante <= 0:
         raise WalletError(f"The ante must be a positive whole number, not {ante!r}.")
     return ante
 
 
-def _replay(existing: Transfer, source: LedgerAccount, destination: LedgerAccount, amount: int, kind: str):
-    """The same key again: the same movement returns the first transfer, anything else is an error."""
-    if (existing.source_id, existing.destination_id, existing.amount, existing.kind) != (
-        source.pk,
-        destination.pk,
-        amount,
-        kind,
-    ):
-        raise WalletError(
-            f"The key {existing.key!r} was already used for a different transfer "
-            f"({existing.amount} chips, {existing.get_kind_display()}, {existing.source} → {existing.destination})."
-        )
-    return existing
+def _user_id(user) -> int:
+    if user is None or getattr(user, "pk", None) is None:
+        raise WalletError("A ledger account needs a saved user.")
+    return user.pk
 
 
-def lock_accounts(accounts: Iterable[LedgerAccount]) -> dict[int, LedgerAccount]:
-    """Lock the accounts' rows in primary-key order and return fresh copies by primary key.
-
-    A caller moving chips between several accounts in one transaction may lock them all first, so its
-    later transfers take no lock out of order."""
-    pks = sorted({a.pk for a in accounts})
-    locked = LedgerAccount.objects.select_for_update().filter(pk__in=pks).order_by("pk")
-    return {a.pk: a for a in locked}
-
-
-def transfer(
-    source: LedgerAccount,
-    destination: LedgerAccount,
-    amount: int,
-    *,
-    kind: str,
-    key: str,
-    memo: str = "",
-    actor=None,
-    table_id: int | None = None,
-    family: str = "",
-    guard: Guard | None = None,
-) -> Transfer:
-    """Move `amount` chips from `source` to `destination`, once per `key`.
-
-    `guard(source, destination)` runs under the locks with fresh balances and may raise `WalletError`; when it or
-    the balance check refuses, a transfer already made under `key` (a retry) is the answer instead. A refusal
-    changes nothing (its own savepoint); the services below call `_transfer` inside theirs."""
+def _move_one(kind, source: AccountRef, destination: AccountRef, amount: int, key: str, **extra) -> Transfer:
+    """One movement as a batch of one. `move` writes nothing when it refuses, so inside the caller's transaction
+    it needs no savepoint of its own; outside one it gets its own transaction."""
+    movement = Movement(kind, source, destination, amount, key, **extra)
+    if transaction.get_connection().in_atomic_block:
+        return move([movement])[0]
     with transaction.atomic():
-        return _transfer(source, destination, amount, kind=kind, key=key, memo=memo, actor=actor,
-                         table_id=table_id, family=family, guard=guard)
-
-
-def _transfer(source, destination, amount, *, kind, key, memo="", actor=None, table_id=None, family="", guard=None):
-    """`transfer` inside the caller's atomic block (every service here opens one: a refusal undoes it all).
-    Only safe in a savepoint of the caller's own: a refusal here would otherwise keep the accounts it opened."""
-    assert transaction.get_connection().in_atomic_block, "_transfer runs inside the caller's atomic block"
-    amount = _check_amount(amount)
-    key = _check_key(key)
-    if kind not in TransferKind.values:
-        raise WalletError(f"Unknown transfer kind {kind!r}.")
-    if source.pk is None or destination.pk is None:
-        raise WalletError("Both accounts must exist before chips move between them.")
-    if source.pk == destination.pk:
-        raise WalletError("A transfer needs two different accounts.")
-    if len(memo) > 255:
-        raise WalletError("A memo may be at most 255 characters long.")
-
-    locked = lock_accounts([source, destination])
-    src, dst = locked[source.pk], locked[destination.pk]
-    try:
-        if guard is not None:
-            guard(src, dst)
-        if src.kind != AccountKind.TREASURY and src.balance < amount:
-            raise WalletError(f"Not enough chips: {src} holds {src.balance}, {amount} needed.")
-    except WalletError:
-        # Refused on today's balances: but when this key already moved these chips (a retry), that is the answer.
-        existing = Transfer.objects.filter(key=key).first()
-        if existing is not None:
-            return _replay(existing, src, dst, amount, kind)
-        raise
-    try:
-        # A savepoint: the key is unique, so a second use of it (a retry, or a concurrent insert on other
-        # accounts) fails here, not the caller; the first transfer with that key is then the answer.
-        with transaction.atomic():
-            record = Transfer.objects.create(
-                key=key,
-                kind=kind,
-                source=src,
-                destination=dst,
-                amount=amount,
-                memo=memo,
-                actor=actor,
-                table_id=table_id,
-                family=family,
-            )
-    except IntegrityError:
-        existing = Transfer.objects.filter(key=key).first()
-        if existing is None:
-            raise
-        return _replay(existing, src, dst, amount, kind)
-    # Both balances in one statement (the rows are locked above).
-    LedgerAccount.objects.filter(pk__in=(src.pk, dst.pk)).update(
-        balance=F("balance") + Case(When(pk=src.pk, then=Value(-amount)), default=Value(amount))
-    )
-    # Keep the caller's objects current.
-    source.balance = src.balance - amount
-    destination.balance = dst.balance + amount
-    return record
+        return move([movement])[0]
 
 
 def _check_staff(staff):
@@ -198,46 +91,36 @@ def _check_player(user):
     return user
 
 
-@transaction.atomic  # a refusal also undoes any account it opened
 def credit(user, amount: int, *, reason: str, staff, key: str | None = None) -> Transfer:
     """Staff give a player chips from the treasury, with a reason recorded against them."""
     _check_player(user)
-    return _transfer(
-        treasury_account(),
-        balance_account(user),
+    return _move_one(
+        TransferKind.CREDIT,
+        AccountRef.treasury(),
+        AccountRef.balance(_user_id(user)),
         _check_amount(amount),
-        kind=TransferKind.CREDIT,
-        key=key or f"credit:{uuid4()}",
+        key or f"credit:{uuid4()}",
         memo=_check_reason(reason),
-        actor=_check_staff(staff),
+        actor_id=_check_staff(staff).pk,
     )
 
 
-@transaction.atomic  # a refusal also undoes any account it opened
 def debit(user, amount: int, *, reason: str, staff, key: str | None = None) -> Transfer:
     """Staff take chips from a player's balance back to the treasury."""
     _check_player(user)
-    return _transfer(
-        balance_account(user),
-        treasury_account(),
+    return _move_one(
+        TransferKind.DEBIT,
+        AccountRef.balance(_user_id(user)),
+        AccountRef.treasury(),
         _check_amount(amount),
-        kind=TransferKind.DEBIT,
-        key=key or f"debit:{uuid4()}",
+        key or f"debit:{uuid4()}",
         memo=_check_reason(reason),
-        actor=_check_staff(staff),
+        actor_id=_check_staff(staff).pk,
     )
 
 
-def _stack_must_be_empty(src: LedgerAccount, dst: LedgerAccount) -> None:
-    if dst.balance:
-        raise WalletError(
-            f"{dst.user} already has {dst.balance} chips at table {dst.table_id}; add chips instead of buying in."
-        )
-
-
-@transaction.atomic  # a refusal also undoes any account it opened
 def buy_in(user, table_id: int, amount: int, *, ante: int, key: str) -> Transfer:
-    """Sitting down: 20 to 100 antes from the player's balance to his stack at the table (§10)."""
+    """Sitting down: 20 to 100 antes from the player's balance to his (empty) stack at the table (§10)."""
     _check_player(user)
     ante, amount = _check_ante(ante), _check_amount(amount)
     low, high = MIN_BUY_IN_ANTES * ante, MAX_STACK_ANTES * ante
@@ -245,18 +128,12 @@ def buy_in(user, table_id: int, amount: int, *, ante: int, key: str) -> Transfer
         raise WalletError(
             f"The table buy-in is {low} to {high} chips (20 to 100 antes of {ante}), not {amount}."
         )
-    return _transfer(
-        balance_account(user),
-        stack_account(user, table_id),
-        amount,
-        kind=TransferKind.BUY_IN,
-        key=key,
-        table_id=table_id,
-        guard=_stack_must_be_empty,
+    user_id = _user_id(user)
+    return _move_one(
+        TransferKind.BUY_IN, AccountRef.balance(user_id), AccountRef.stack(user_id, table_id), amount, key
     )
 
 
-@transaction.atomic  # a refusal also undoes any account it opened
 def add_chips(user, table_id: int, amount: int, *, ante: int, stack: int, key: str) -> Transfer:
     """Between deals: more chips from the balance, the stack staying at most 100 antes (D15)."""
     _check_player(user)
@@ -269,93 +146,60 @@ def add_chips(user, table_id: int, amount: int, *, ante: int, stack: int, key: s
             f"A stack may hold at most {high} chips (100 antes of {ante}); with {stack} you may add up to "
             f"{max(high - stack, 0)}, not {amount}."
         )
-    return _transfer(
-        balance_account(user),
-        stack_account(user, table_id),
-        amount,
-        kind=TransferKind.ADD_CHIPS,
-        key=key,
-        table_id=table_id,
+    user_id = _user_id(user)
+    return _move_one(
+        TransferKind.ADD_CHIPS, AccountRef.balance(user_id), AccountRef.stack(user_id, table_id), amount, key
     )
 
 
-@transaction.atomic  # a refusal also undoes any account it opened
 def cash_out(user, table_id: int, amount: int, *, key: str) -> Transfer | None:
     """Standing up: the stack returns to the balance. Nothing to return (0) moves nothing and gives None."""
     _check_player(user)
     if _check_amount(amount, allow_zero=True) == 0:
         return None
-    return _transfer(
-        stack_account(user, table_id),
-        balance_account(user),
-        amount,
-        kind=TransferKind.CASH_OUT,
-        key=key,
-        table_id=table_id,
+    user_id = _user_id(user)
+    return _move_one(
+        TransferKind.CASH_OUT, AccountRef.stack(user_id, table_id), AccountRef.balance(user_id), amount, key
     )
 
 
-@transaction.atomic  # a refusal also undoes any account it opened
 def pay_in(user, table_id: int, amount: int, *, key: str) -> Transfer | None:
     """An ante, bet, call or svara buy-in: stack → pot. 0 moves nothing and gives None."""
     if _check_amount(amount, allow_zero=True) == 0:
         return None
-    return _transfer(
-        stack_account(user, table_id),
-        pot_account(table_id),
-        amount,
-        kind=TransferKind.BET,
-        key=key,
-        table_id=table_id,
+    return _move_one(
+        TransferKind.BET, AccountRef.stack(_user_id(user), table_id), AccountRef.pot(table_id), amount, key
     )
 
 
-@transaction.atomic  # a refusal also undoes any account it opened
 def pay_out(user, table_id: int, amount: int, *, key: str) -> Transfer | None:
     """Winnings: pot → stack. 0 moves nothing and gives None."""
     if _check_amount(amount, allow_zero=True) == 0:
         return None
-    return _transfer(
-        pot_account(table_id),
-        stack_account(user, table_id),
-        amount,
-        kind=TransferKind.PAY_OUT,
-        key=key,
-        table_id=table_id,
+    return _move_one(
+        TransferKind.PAY_OUT, AccountRef.pot(table_id), AccountRef.stack(_user_id(user), table_id), amount, key
     )
 
 
-@transaction.atomic  # a refusal also undoes any account it opened
 def take_rake(table_id: int, amount: int, *, family: str, key: str) -> Transfer | None:
     """The house's rake (§8): pot → house, recorded with the table and rule family. 0 moves nothing."""
     if not isinstance(family, str) or not family:
         raise WalletError("The rake must record the table's rule family.")
-    if len(family) > 16:
-        raise WalletError(f"Unknown rule family {family!r}.")
     if _check_amount(amount, allow_zero=True) == 0:
         return None
-    return _transfer(
-        pot_account(table_id),
-        house_account(),
-        amount,
-        kind=TransferKind.RAKE,
-        key=key,
-        table_id=table_id,
-        family=family,
-    )
+    return _move_one(TransferKind.RAKE, AccountRef.pot(table_id), AccountRef.house(), amount, key, family=family)
 
 
-@transaction.atomic  # a refusal also undoes any account it opened
 def fund_bots(amount: int, key: str, *, staff=None, reason: str = "") -> Transfer:
     """Treasury → bots' pool: the chips bots sit down with."""
-    return _transfer(
-        treasury_account(),
-        bots_pool_account(),
+    return _move_one(
+        TransferKind.BOT_SEED,
+        AccountRef.treasury(),
+        AccountRef.bots_pool(),
         _check_amount(amount),
-        kind=TransferKind.BOT_SEED,
-        key=key,
+        key,
         memo=reason.strip() if isinstance(reason, str) else "",
-        actor=staff,
+        actor_id=staff.pk if staff is not None else None,
     )
 
 
@@ -365,30 +209,22 @@ def _check_bot(bot_user):
     return bot_user
 
 
-@transaction.atomic  # a refusal also undoes any account it opened
 def bot_buy_in(bot_user, table_id: int, amount: int, key: str) -> Transfer:
     """A bot sits down: bots' pool → the bot's stack at the table."""
-    return _transfer(
-        bots_pool_account(),
-        stack_account(_check_bot(bot_user), table_id),
+    return _move_one(
+        TransferKind.BOT_BUY_IN,
+        AccountRef.bots_pool(),
+        AccountRef.stack(_user_id(_check_bot(bot_user)), table_id),
         _check_amount(amount),
-        kind=TransferKind.BOT_BUY_IN,
-        key=key,
-        table_id=table_id,
+        key,
     )
 
 
-@transaction.atomic  # a refusal also undoes any account it opened
 def bot_cash_out(bot_user, table_id: int, amount: int, key: str) -> Transfer | None:
     """A bot stands up: its stack returns to the bots' pool. 0 moves nothing and gives None."""
     _check_bot(bot_user)
     if _check_amount(amount, allow_zero=True) == 0:
         return None
-    return _transfer(
-        stack_account(bot_user, table_id),
-        bots_pool_account(),
-        amount,
-        kind=TransferKind.BOT_CASH_OUT,
-        key=key,
-        table_id=table_id,
+    return _move_one(
+        TransferKind.BOT_CASH_OUT, AccountRef.stack(_user_id(bot_user), table_id), AccountRef.bots_pool(), amount, key
     )

@@ -1,0 +1,401 @@
+"""Every chip movement of one table action as one batch: `move([Movement, ...])`.
+
+With every account already open a batch costs three statements, whatever its length:
+
+1. one `SELECT … ORDER BY id FOR UPDATE` of every account it names: the locks, in one order (primary key), and
+   the fresh balances;
+2. one `INSERT … SELECT … WHERE NOT EXISTS (a transfer with one of the keys) ON CONFLICT DO NOTHING RETURNING`
+   of all its transfers;
+3. one `UPDATE … SET balance = balance + CASE id WHEN … END WHERE id IN (…)` of every balance that changes.
+
+Between 1 and 2 the movements are applied in order, in Python, to the locked balances: if any account but the
+treasury would go below zero at any point, or another rule below refuses, the batch raises `WalletError` and
+writes nothing. The CHECK constraints stay as the backstop.
+
+Why not `bulk_create` for 2: a duplicate key would abort the transaction on PostgreSQL, and surviving that needs
+a savepoint around every insert (two more statements, SAVEPOINT and RELEASE, on the normal path). Instead the
+insert itself refuses to insert anything when one of the keys is already there, so the normal path needs no
+savepoint: if no row comes back, the batch is either a replay (every key already names exactly the same
+transfer: those are returned and nothing moves) or a key reused for something else (`WalletError` naming it).
+The locks make that check exact for a replay, whose accounts are the same: a concurrent first run holds their
+locks until it commits, and statement 2 (READ COMMITTED: a fresh snapshot) then sees its keys.
+
+Accounts not yet open (a player's first sit at a table, a table's first bet, a fresh database) are opened by one
+`INSERT … ON CONFLICT DO NOTHING` and picked up by the locking SELECT again, inside a savepoint so that a refused
+batch also takes back the accounts it opened: five more statements, on sit-downs and first bets only.
+
+What `move` checks: movements well formed (amount a positive whole number, key a non-empty string of at most 200
+characters and unique in the batch, memo and family lengths, actor id), each kind between the accounts it
+belongs to (a bet from a stack to its table's pot, a cash-out from a stack to its owner's balance, …), the two
+accounts different, never below zero, a buy-in only into an empty stack, the rake records its family, a staff
+credit or debit records who and why. What stays with the caller, who holds the users and the table: the buy-in
+range and the add-chips ceiling in antes (§10, D15), that the actor is active staff, that only bots draw from the
+bots' pool and that bots have no balance (`move` names accounts by owner ids and never loads a user).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from .accounts import WalletError
+from .models import AccountKind, LedgerAccount, Transfer, TransferKind
+
+__all__ = ["AccountRef", "Movement", "move"]
+
+MAX_AMOUNT = 2**63 - 1  # the balance column's limit
+
+
+def _check_id(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise WalletError(f"A {what} must be a positive whole number, not {value!r}.")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class AccountRef:
+    """Names a ledger account by its owner, without loading it."""
+
+    kind: AccountKind
+    user_id: int | None = None
+    table_id: int | None = None
+
+    def __post_init__(self):
+        if self.kind not in AccountKind.values:
+            raise WalletError(f"Unknown account kind {self.kind!r}.")
+        needs_user = self.kind in (AccountKind.BALANCE, AccountKind.STACK)
+        needs_table = self.kind in (AccountKind.STACK, AccountKind.POT)
+        if needs_user:
+            if self.user_id is None:
+                raise WalletError("A ledger account needs a saved user.")
+            _check_id(self.user_id, "user id")
+        elif self.user_id is not None:
+            raise WalletError(f"A {AccountKind(self.kind).label} has no user.")
+        if needs_table:
+            _check_id(self.table_id, "table id")
+        elif self.table_id is not None:
+            raise WalletError(f"A {AccountKind(self.kind).label} has no table.")
+
+    @classmethod
+    def balance(cls, user_id: int) -> AccountRef:
+        return cls(AccountKind.BALANCE, user_id=user_id)
+
+    @classmethod
+    def stack(cls, user_id: int, table_id: int) -> AccountRef:
+        return cls(AccountKind.STACK, user_id=user_id, table_id=table_id)
+
+    @classmethod
+    def pot(cls, table_id: int) -> AccountRef:
+        return cls(AccountKind.POT, table_id=table_id)
+
+    @classmethod
+    def house(cls) -> AccountRef:
+        return cls(AccountKind.HOUSE)
+
+    @classmethod
+    def bots_pool(cls) -> AccountRef:
+        return cls(AccountKind.BOTS_POOL)
+
+    @classmethod
+    def treasury(cls) -> AccountRef:
+        return cls(AccountKind.TREASURY)
+
+    @classmethod
+    def of(cls, account: LedgerAccount) -> AccountRef:
+        return cls(
+            account.kind,
+            user_id=account.user_id if account.kind in (AccountKind.BALANCE, AccountKind.STACK) else None,
+            table_id=account.table_id if account.kind in (AccountKind.STACK, AccountKind.POT) else None,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """One transfer of a batch. `table_id` may be left out: it is the table of the stack or pot it touches."""
+
+    kind: TransferKind
+    source: AccountRef
+    destination: AccountRef
+    amount: int
+    key: str
+    table_id: int | None = None
+    family: str = ""  # the rake records the table's rule family
+    memo: str = ""  # a staff credit or debit records why
+    actor_id: int | None = None  # … and who
+
+
+_B, _S, _P = AccountKind.BALANCE, AccountKind.STACK, AccountKind.POT
+_H, _T, _BP = AccountKind.HOUSE, AccountKind.TREASURY, AccountKind.BOTS_POOL
+
+# Each kind moves chips from one kind of account to another, and only there.
+_ROUTES = {
+    TransferKind.CREDIT: (_T, _B),
+    TransferKind.DEBIT: (_B, _T),
+    TransferKind.BUY_IN: (_B, _S),
+    TransferKind.ADD_CHIPS: (_B, _S),
+    TransferKind.CASH_OUT: (_S, _B),
+    TransferKind.BET: (_S, _P),
+    TransferKind.PAY_OUT: (_P, _S),
+    TransferKind.RAKE: (_P, _H),
+    TransferKind.BOT_SEED: (_T, _BP),
+    TransferKind.BOT_BUY_IN: (_BP, _S),
+    TransferKind.BOT_CASH_OUT: (_S, _BP),
+}
+_STAFF_KINDS = (TransferKind.CREDIT, TransferKind.DEBIT)
+
+
+def _table_of(m: Movement) -> int | None:
+    """The table a movement happens at: that of its stack or pot, which must agree with the one it names."""
+    tables = {ref.table_id for ref in (m.source, m.destination) if ref.table_id is not None}
+    if len(tables) > 1:
+        raise WalletError(f"A {TransferKind(m.kind).label} stays at one table, not {sorted(tables)} (key {m.key!r}).")
+    table = tables.pop() if tables else None
+    if m.table_id is not None and m.table_id != table:
+        raise WalletError(f"The movement {m.key!r} names table {m.table_id!r} but its accounts are at {table}.")
+    return table
+
+
+def _check(m) -> int | None:
+    """A movement's own rules, before any statement; gives its table."""
+    if not isinstance(m, Movement):
+        raise WalletError(f"A batch holds movements, not {m!r}.")
+    if not isinstance(m.key, str) or not m.key.strip():
+        raise WalletError("Every transfer needs an idempotency key (a non-empty string).")
+    if len(m.key) > 200:
+        raise WalletError("An idempotency key may be at most 200 characters long.")
+    if isinstance(m.amount, bool) or not isinstance(m.amount, int):
+        raise WalletError(f"An amount of chips must be a whole number, not {m.amount!r} (key {m.key!r}).")
+    if not 0 < m.amount <= MAX_AMOUNT:
+        raise WalletError(f"An amount of chips must be positive, not {m.amount} (key {m.key!r}).")
+    if m.kind not in _ROUTES:
+        raise WalletError(f"Unknown transfer kind {m.kind!r}.")
+    if not isinstance(m.source, AccountRef) or not isinstance(m.destination, AccountRef):
+        raise WalletError("A movement's source and destination are AccountRefs.")
+    if m.source == m.destination:
+        raise WalletError("A transfer needs two different accounts.")
+    if (m.source.kind, m.destination.kind) != _ROUTES[m.kind]:
+        src, dst = _ROUTES[m.kind]
+        raise WalletError(
+            f"A {TransferKind(m.kind).label} goes from a {AccountKind(src).label} to a {AccountKind(dst).label}, "
+            f"not from a {AccountKind(m.source.kind).label} to a {AccountKind(m.destination.kind).label}."
+        )
+    if m.source.user_id and m.destination.user_id and m.source.user_id != m.destination.user_id:
+        raise WalletError(f"A {TransferKind(m.kind).label} stays with one player (key {m.key!r}).")
+    if not isinstance(m.memo, str) or len(m.memo) > 255:
+        raise WalletError("A memo may be at most 255 characters long.")
+    if not isinstance(m.family, str) or len(m.family) > 16:
+        raise WalletError(f"Unknown rule family {m.family!r}.")
+    if m.kind == TransferKind.RAKE and not m.family:
+        raise WalletError("The rake must record the table's rule family.")
+    if m.actor_id is not None:
+        _check_id(m.actor_id, "staff member's id")
+    if m.kind in _STAFF_KINDS and (m.actor_id is None or not m.memo.strip()):
+        raise WalletError("A credit or debit records the staff member who made it and a reason.")
+    return _table_of(m)
+
+
+def _lock(refs) -> dict[AccountRef, LedgerAccount]:
+    """Statement 1: every account named, locked in primary-key order, with its balance under the lock.
+
+    Plain SQL, as are the insert and the update: this runs on every table action, and compiling the ORM's
+    expressions cost more than the statement itself."""
+    q = connection.ops.quote_name
+    where, params = [], []
+    for ref in refs:
+        owner = [("kind", str(ref.kind))]
+        if ref.user_id is not None:
+            owner.append(("user_id", ref.user_id))
+        if ref.table_id is not None:
+            owner.append(("table_id", ref.table_id))
+        where.append("(" + " AND ".join(f"{q(column)} = %s" for column, _ in owner) + ")")
+        params += [value for _, value in owner]
+    sql = (
+        f"SELECT {', '.join(q(c) for c in _ACCOUNT_COLUMNS)} FROM {q(LedgerAccount._meta.db_table)} "
+        f"WHERE {' OR '.join(where)} ORDER BY {q('id')}"
+    )
+    if connection.features.has_select_for_update:  # not SQLite, where a writer locks the whole database
+        sql += " FOR UPDATE"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    accounts = (LedgerAccount.from_db(connection.alias, _ACCOUNT_COLUMNS, row) for row in rows)
+    return {AccountRef.of(account): account for account in accounts}
+
+
+_ACCOUNT_COLUMNS = ("id", "kind", "user_id", "table_id", "balance")
+
+
+def _open(refs) -> None:
+    """Open the accounts that do not exist yet; one opened meanwhile by somebody else is simply kept."""
+    now = timezone.now()
+    LedgerAccount.objects.bulk_create(
+        [LedgerAccount(kind=r.kind, user_id=r.user_id, table_id=r.table_id, created_at=now) for r in refs],
+        ignore_conflicts=True,
+    )
+
+
+def move(movements: Sequence[Movement]) -> list[Transfer]:
+    """Move every chip of `movements`, in order, as one batch; all or nothing, once per key.
+
+    Runs inside the caller's transaction (the table server's, right after applying the action). Returns the
+    transfers in the order of the movements: new ones, or the first ones when the whole batch is a replay.
+    Raises `WalletError` and writes nothing when any movement is refused."""
+    movements = list(movements)
+    if not movements:
+        return []
+    assert transaction.get_connection().in_atomic_block, "move runs inside the caller's atomic block"
+    tables = [_check(m) for m in movements]
+    keys = [m.key for m in movements]
+    if len(set(keys)) != len(keys):
+        twice = next(k for k in keys if keys.count(k) > 1)
+        raise WalletError(f"The key {twice!r} is used twice in one batch.")
+    refs = list(dict.fromkeys(ref for m in movements for ref in (m.source, m.destination)))
+    locked = _lock(refs)
+    if len(locked) == len(refs):
+        return _apply(movements, tables, locked)
+    # A savepoint: a refusal also takes back the accounts opened for it.
+    with transaction.atomic():
+        _open([ref for ref in refs if ref not in locked])
+        return _apply(movements, tables, _lock(refs))
+
+
+def _apply(movements, tables, locked) -> list[Transfer]:
+    balances = {ref: account.balance for ref, account in locked.items()}
+    refusal = None
+    for m in movements:
+        if m.kind == TransferKind.BUY_IN and balances[m.destination]:
+            stack = locked[m.destination]
+            refusal = (
+                f"{stack.user} already has {balances[m.destination]} chips at table {stack.table_id}; "
+                "add chips instead of buying in."
+            )
+            break
+        held = balances[m.source]
+        if m.source.kind != AccountKind.TREASURY and held < m.amount:
+            refusal = f"Not enough chips: {locked[m.source]} holds {held}, {m.amount} needed."
+            break
+        balances[m.source] = held - m.amount
+        balances[m.destination] += m.amount
+    if refusal is not None:
+        # Refused on today's balances: but when these keys already moved these chips (a retry), that is the answer.
+        existing = _existing(movements)
+        if existing:
+            return _replay(movements, existing, locked)
+        raise WalletError(refusal)
+
+    now = timezone.now()
+    records = [
+        Transfer(
+            key=m.key,
+            kind=m.kind,
+            source=locked[m.source],
+            destination=locked[m.destination],
+            amount=m.amount,
+            memo=m.memo,
+            actor_id=m.actor_id,
+            created_at=now,
+            table_id=table,
+            family=m.family,
+        )
+        for m, table in zip(movements, tables, strict=True)
+    ]
+    inserted = _insert(records)
+    if not inserted:
+        return _replay(movements, _existing(movements), locked)
+    if len(inserted) < len(records):
+        # Only when another transaction, on other accounts, took one of these keys at this very moment: some rows
+        # went in and cannot be taken out without a savepoint, so the caller's block must roll back.
+        transaction.set_rollback(True)
+        taken = next(r.key for r in records if r.key not in inserted)
+        raise WalletError(f"The key {taken!r} was just used for a different transfer.")
+    for record in records:
+        record.pk = inserted[record.key]
+        record._state.adding, record._state.db = False, connection.alias
+
+    changes = {locked[ref].pk: balances[ref] - locked[ref].balance for ref in locked}
+    changes = {pk: change for pk, change in changes.items() if change}
+    if changes:
+        _update(changes)
+    for ref, account in locked.items():  # the transfers' accounts as they now stand
+        account.balance = balances[ref]
+    return records
+
+
+def _update(changes: dict[int, int]) -> None:
+    """Statement 3: every balance that changes, by its net change (the rows are locked since statement 1)."""
+    q = connection.ops.quote_name
+    whens = " ".join(["WHEN %s THEN %s"] * len(changes))
+    sql = (
+        f"UPDATE {q(LedgerAccount._meta.db_table)} SET {q('balance')} = {q('balance')} + CASE {q('id')} {whens} "
+        f"ELSE 0 END WHERE {q('id')} IN ({', '.join(['%s'] * len(changes))})"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [x for change in changes.items() for x in change] + list(changes))
+
+
+def _existing(movements) -> dict[str, Transfer]:
+    return {t.key: t for t in Transfer.objects.filter(key__in=[m.key for m in movements])}
+
+
+def _replay(movements, existing: dict[str, Transfer], locked) -> list[Transfer]:
+    """The same keys again: the same batch returns its first transfers, anything else is an error."""
+    for m in movements:
+        t = existing.get(m.key)
+        if t is not None and (t.source_id, t.destination_id, t.amount, t.kind) != (
+            locked[m.source].pk,
+            locked[m.destination].pk,
+            m.amount,
+            m.kind,
+        ):
+            raise WalletError(
+                f"The key {t.key!r} was already used for a different transfer "
+                f"({t.amount} chips, {t.get_kind_display()}, {t.source} → {t.destination})."
+            )
+    missing = [m.key for m in movements if m.key not in existing]
+    if missing:
+        used = next(iter(existing))
+        raise WalletError(
+            f"The key {used!r} was already used, but {missing[0]!r} of the same batch was not: "
+            "a batch is replayed whole or not at all."
+        )
+    return [existing[m.key] for m in movements]
+
+
+_COLUMNS = ("key", "kind", "source", "destination", "amount", "memo", "actor", "created_at", "table_id", "family")
+
+
+def _insert(records: list[Transfer]) -> dict[str, int]:
+    """Statement 2: all the transfers, or none when one of their keys is taken; gives {key: pk} of those inserted.
+
+    ON CONFLICT DO NOTHING covers a key taken by a transaction that commits while this one waits on the index."""
+    fields = [Transfer._meta.get_field(name) for name in _COLUMNS]
+    table = connection.ops.quote_name(Transfer._meta.db_table)
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    key_column = connection.ops.quote_name("key")
+    rows = [[f.get_db_prep_save(getattr(r, f.attname), connection) for f in fields] for r in records]
+    keys = [r.key for r in records]
+    if connection.vendor == "postgresql":
+        # One typed array per column, as Django's own bulk_create does on PostgreSQL: one plan for any batch size.
+        arrays = ", ".join(f"(%s)::{f.db_type(connection).split('(')[0]}[]" for f in fields)
+        sql = (
+            f"INSERT INTO {table} ({columns}) SELECT * FROM UNNEST({arrays}) "
+            f"WHERE NOT EXISTS (SELECT 1 FROM {table} WHERE {key_column} = ANY((%s)::varchar[])) "
+            f"ON CONFLICT DO NOTHING RETURNING id, {key_column}"
+        )
+        params = [list(column) for column in zip(*rows, strict=True)] + [keys]
+    elif connection.vendor == "sqlite":
+        row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+        sql = (
+            f"INSERT INTO {table} ({columns}) SELECT * FROM (VALUES {', '.join([row] * len(rows))}) "
+            f"WHERE NOT EXISTS (SELECT 1 FROM {table} WHERE {key_column} IN ({', '.join(['%s'] * len(keys))})) "
+            f"ON CONFLICT DO NOTHING RETURNING id, {key_column}"
+        )
+        params = [value for r in rows for value in r] + keys
+    else:  # pragma: no cover - the platform runs on PostgreSQL and the embedded SQLite
+        raise NotImplementedError(f"wallet.batch does not know {connection.vendor}")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return {key: pk for pk, key in cursor.fetchall()}
