@@ -497,6 +497,7 @@ def _apply(table: Table, state, engine_action, actor) -> list[dict]:
         events = state.apply(engine_action, rng=rng) if rng is not None else state.apply(engine_action)
     except play.IllegalAction as error:
         raise DoorError("illegal_action", str(error)) from None
+    events = [event.to_json() for event in events]  # the door works on the events' JSON (docs/engine.md)
     if rng is not None and rng.used:
         table.test_decks = table.test_decks[rng.used :]
     after = chips_of(state)

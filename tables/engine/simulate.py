@@ -16,6 +16,7 @@ import sys
 import time
 
 from .actions import MOVE_KINDS, Action, IllegalAction
+from .events import ChipsAdded, DealEnded, Event, Seated, SeatVacated, Split, Svara
 from .play import MAX_SEATS, TableState
 
 GAME_KINDS = MOVE_KINDS - {"open"}  # the random players open cards on their own schedule
@@ -44,25 +45,25 @@ class RandomTable:
         self.next_player += 1
         self.apply(Action("sit", seat=seat, player=f"p{self.next_player}", name=f"P{self.next_player}", amount=amount))
 
-    def apply(self, action: Action) -> list[dict]:
+    def apply(self, action: Action) -> list[Event]:
         events = self.state.apply(action, self.rng)
         for event in events:
-            kind = event["type"]
-            if kind == "seated":
-                self.chips += event["stack"]
-            elif kind == "chips_added":
-                self.chips += event["amount"]
-            elif kind == "seat_vacated":
-                self.chips -= event["stack"]
-            elif kind == "deal_ended":
-                self.deals += 1
-                self.longest_chain = max(self.longest_chain, self.chain)
-                self.chain = 0
-            elif kind == "svara":
-                self.svaras += 1
-                self.chain = event["chain"]
-            elif kind == "split":
-                self.splits += 1
+            match event:
+                case Seated(stack=stack):
+                    self.chips += stack
+                case ChipsAdded(amount=amount):
+                    self.chips += amount
+                case SeatVacated(stack=stack):
+                    self.chips -= stack
+                case DealEnded():
+                    self.deals += 1
+                    self.longest_chain = max(self.longest_chain, self.chain)
+                    self.chain = 0
+                case Svara(chain=chain):
+                    self.svaras += 1
+                    self.chain = chain
+                case Split():
+                    self.splits += 1
         self.check_invariants()
         return events
 
