@@ -22,6 +22,7 @@ from wallet.services import MAX_STACK_ANTES, MIN_BUY_IN_ANTES  # §10's bounds, 
 
 from .engine import play
 from .engine.actions import MOVE_KINDS
+from .engine.rules import MAX_ANTE
 from .models import SEATS_BY_FAMILY, ClientMessage, Deal, Family, Presence, Table, TableSeat, TableStatus
 from .signals import table_changed
 from .state_io import between_deals, chips_of, free_seats, seat_of
@@ -29,7 +30,6 @@ from .state_memo import StateMemo
 
 log = logging.getLogger(__name__)
 
-MAX_ANTE = 1_000_000
 CLIENT_ID_MAX = 64
 CHAT_MAX = 200
 LOBBY_GROUP = "lobby"

@@ -12,6 +12,8 @@ from uuid import uuid4
 from django.db import IntegrityError, transaction
 from django.db.models import Case, F, Value, When
 
+from tables.engine.rules import MAX_STACK_ANTES, MIN_BUY_IN_ANTES
+
 from .accounts import (
     WalletError,
     balance_account,
@@ -42,9 +44,8 @@ __all__ = [
     "MAX_STACK_ANTES",
 ]
 
-# §10: sitting down costs 20 to 100 antes; adding chips may bring the stack up to 100 antes (D15).
-MIN_BUY_IN_ANTES = 20
-MAX_STACK_ANTES = 100
+# §10: sitting down costs 20 to 100 antes; adding chips may bring the stack up to 100 antes (D15): MIN_BUY_IN_ANTES
+# and MAX_STACK_ANTES, imported above from the rules' numbers and re-exported for the door.
 
 Guard = Callable[[LedgerAccount, LedgerAccount], None]
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .actions import IllegalAction, Legal
 from .events import AllIn, Bet, Blind, Call, Check, Dark, Fold, LevelsReturned, Raise
+from .rules import MAX_STACK_ANTES
 from .seat import ALL_OPENED
 
 _MOVE_PHASES = frozenset(("betting", "blind_round", "dark_round"))
@@ -109,7 +110,7 @@ class BettingMixin:
             legal.append(_SIT_OUT)
         if not s.leaving:
             legal.append(_STAND)
-            room = 100 * ante - s.stack
+            room = MAX_STACK_ANTES * ante - s.stack
             if room > 0 and not (playing and (s.in_deal or seat in self.tied)):
                 legal.append(Legal("add_chips", 1, room))
         return legal

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import orjson
 
-from .actions import CLOCK_SECONDS, KINDS, Action, Clock, IllegalAction, Legal
+from .actions import KINDS, Action, Clock, IllegalAction, Legal
 from .betting import BettingMixin
 from .cards import ALL_CARDS, FAMILIES
 from .dealing import deck_indexes, default_rng
@@ -31,16 +31,12 @@ from .events import (
     Stood,
     Timeout,
 )
+from .rules import CLOCK_SECONDS, MAX_SEATS, MAX_STACK_ANTES, MIN_BUY_IN_ANTES, MIN_SEATS
 from .seat import STORED_ROW, Seat, seat_from_row
 from .showdown import ShowdownMixin, result_of
 from .views import view_of
 
-__all__ = ["Action", "Clock", "IllegalAction", "Legal", "TableState", "MAX_SEATS", "MIN_BUY_IN", "MAX_STACK"]
-
-MAX_SEATS = {"classic": 6, "bulgarian": 8}
-MIN_SEATS = 2
-MIN_BUY_IN = 20  # antes (RULES §10)
-MAX_STACK = 100  # antes: the table buy-in and adding chips (D15)
+__all__ = ["Action", "Clock", "IllegalAction", "Legal", "TableState", "MAX_SEATS"]
 
 STORED_FORMAT = 4
 _new = object.__new__
@@ -271,9 +267,10 @@ class TableState(BettingMixin, ShowdownMixin):
         name = action.name if action.name is not None else player
         if not isinstance(name, str) or not name.strip():
             raise IllegalAction("a name is needed to sit")
-        low, high = MIN_BUY_IN * self.ante, MAX_STACK * self.ante
+        low, high = MIN_BUY_IN_ANTES * self.ante, MAX_STACK_ANTES * self.ante
         if not _is_int(amount) or not low <= amount <= high:
-            raise IllegalAction(f"sitting down costs {low} to {high} chips (20 to 100 antes)")
+            raise IllegalAction(
+                f"sitting down costs {low} to {high} chips ({MIN_BUY_IN_ANTES} to {MAX_STACK_ANTES} antes)")
         s = self.seats[seat]
         s.player, s.name, s.stack = player, name, amount
         s.sitting_out = s.ready = s.leaving = False
@@ -311,11 +308,12 @@ class TableState(BettingMixin, ShowdownMixin):
             raise IllegalAction("chips can be added between deals only (D15)")
         if s.leaving:
             raise IllegalAction("you are leaving this table")
-        room = MAX_STACK * self.ante - s.stack
+        room = MAX_STACK_ANTES * self.ante - s.stack
         if not _is_int(amount) or amount < 1:
             raise IllegalAction("add a whole number of chips, at least 1")
         if amount > room:
-            raise IllegalAction(f"a stack may hold at most 100 antes ({MAX_STACK * self.ante}); you may add {max(room, 0)}")
+            raise IllegalAction(f"a stack may hold at most {MAX_STACK_ANTES} antes ({MAX_STACK_ANTES * self.ante}); "
+                                f"you may add {max(room, 0)}")
         s.stack += amount
         self._events.append(ChipsAdded(seat, s.player, amount, s.stack))
 

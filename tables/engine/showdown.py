@@ -19,12 +19,10 @@ from .events import (
     Winner,
 )
 from .points import Points, points_table
+from .rules import MAX_SVARAS, RAKE_MAX_ANTES, RAKE_PERCENT, SVARA_BUY_IN_POTS_LEFT
 from .seat import ALL_OPENED
 
 _POINTS = {family: dict(points_table(family)) for family in ("classic", "bulgarian")}
-MAX_SVARAS = 10  # after 10 svaras in a row the pot is split (RULES §7)
-RAKE_PERCENT = 3
-RAKE_MAX_ANTES = 10
 _UNSHOWN = Points(None, None)  # a winner whose hand was not shown: no points, no name
 
 
@@ -250,7 +248,7 @@ class ShowdownMixin:
             return False
         if self.family == "classic":
             # D11: more than two such pots must remain in his stack after paying.
-            return s.stack - self.price > 2 * self.svara_pot
+            return s.stack - self.price > SVARA_BUY_IN_POTS_LEFT * self.svara_pot
         return s.stack >= self.price
 
     def _next_offer(self) -> None:
