@@ -2,16 +2,19 @@
 
 from django import forms
 
+from tables.engine.rules import MAX_ANTE, MIN_SEATS
 from tables.models import SEATS_BY_FAMILY, Family
 
 MAX_SEATS = max(high for _, high in SEATS_BY_FAMILY.values())
+_CLASSIC, _BULGARIAN = SEATS_BY_FAMILY[Family.CLASSIC], SEATS_BY_FAMILY[Family.BULGARIAN]
+SEATS_HELP = f"{_CLASSIC[0]}–{_CLASSIC[1]} seats for classic, {_BULGARIAN[0]}–{_BULGARIAN[1]} for bulgarian."
 
 
 class CreateTableForm(forms.Form):
     family = forms.ChoiceField(choices=Family.choices, initial=Family.CLASSIC)
-    ante = forms.IntegerField(min_value=1, max_value=1_000_000, initial=10, help_text="Chips each player puts in per deal.")
+    ante = forms.IntegerField(min_value=1, max_value=MAX_ANTE, initial=10, help_text="Chips each player puts in per deal.")
     seats = forms.IntegerField(
-        min_value=2, max_value=MAX_SEATS, initial=6, help_text="2–6 seats for classic, 2–8 for bulgarian."
+        min_value=MIN_SEATS, max_value=MAX_SEATS, initial=6, help_text=SEATS_HELP
     )
     bots_allowed = forms.BooleanField(required=False, label="Bots may sit", help_text="No rake at a table with a bot.")
 

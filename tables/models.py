@@ -8,14 +8,16 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from .engine import rules
+
 
 class Family(models.TextChoices):
     CLASSIC = "classic", "classic (36 cards, shakha 6♣)"
     BULGARIAN = "bulgarian", "bulgarian (32 cards, wild 7♣)"
 
 
-# RULES: 2–6 seats classic, 2–8 bulgarian.
-SEATS_BY_FAMILY = {Family.CLASSIC: (2, 6), Family.BULGARIAN: (2, 8)}
+# RULES (the table at the top): 2–6 seats classic, 2–8 bulgarian; the numbers live in the engine's rules.
+SEATS_BY_FAMILY = {Family(family): seats for family, seats in rules.SEATS_BY_FAMILY.items()}
 
 
 class TableStatus(models.TextChoices):

@@ -51,16 +51,22 @@ def between_deals(state) -> bool:
     return getattr(state, "phase", "waiting") == "waiting"
 
 
+def _as_json(event) -> dict:
+    return event if isinstance(event, dict) else event.to_json()
+
+
 def events_for(events, seat: int | None) -> list[dict]:
-    """Events a viewer may receive: public ones, and private ones only for their own seat (D1)."""
+    """Events a viewer may receive, as JSON: public ones, and private ones only for their own seat (D1). Takes the
+    engine's events or their JSON dicts."""
     visible = []
     for event in events:
-        private_to = event.get("private_to")
+        data = _as_json(event)
+        private_to = data.get("private_to")
         if private_to is None or (seat is not None and private_to == seat):
-            visible.append(event)
+            visible.append(data)
     return visible
 
 
-def public_events(events: list[dict]) -> list[dict]:
-    """What a hand history keeps for everyone: private events (a card a player opened) are left out."""
-    return [event for event in events if event.get("private_to") is None]
+def public_events(events) -> list[dict]:
+    """What a hand history keeps for everyone, as JSON: private events (a card a player opened) are left out."""
+    return [data for data in map(_as_json, events) if data.get("private_to") is None]

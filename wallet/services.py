@@ -11,6 +11,8 @@ from uuid import uuid4
 
 from django.db import transaction
 
+from tables.engine.rules import MAX_STACK_ANTES, MIN_BUY_IN_ANTES
+
 from .accounts import WalletError
 from .batch import AccountRef, Movement, move
 from .models import Transfer, TransferKind
@@ -35,9 +37,8 @@ __all__ = [
     "MAX_STACK_ANTES",
 ]
 
-# §10: sitting down costs 20 to 100 antes; adding chips may bring the stack up to 100 antes (D15).
-MIN_BUY_IN_ANTES = 20
-MAX_STACK_ANTES = 100
+# §10: sitting down costs 20 to 100 antes; adding chips may bring the stack up to 100 antes (D15): MIN_BUY_IN_ANTES
+# and MAX_STACK_ANTES, imported above from the rules' numbers and re-exported for the door.
 
 
 def _check_amount(amount, *, allow_zero: bool = False) -> int:

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import dj_database_url
 
+from tables.engine.rules import OFFLINE_SECONDS  # pure Python: safe to import before Django is set up
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 
@@ -212,7 +214,7 @@ LOGGING = {
 # Multiplies every game clock (RULES §9); tests of real timeouts set it below 1 to run fast.
 SVARA_CLOCK_SCALE = float(os.environ.get("SVARA_CLOCK_SCALE", "1.0"))
 # A player with no connection this long stands up (RULES §9); an empty table closes after SVARA_IDLE_TABLE_SECONDS.
-SVARA_OFFLINE_SECONDS = float(os.environ.get("SVARA_OFFLINE_SECONDS", "120"))
+SVARA_OFFLINE_SECONDS = float(os.environ.get("SVARA_OFFLINE_SECONDS", OFFLINE_SECONDS))
 SVARA_IDLE_TABLE_SECONDS = float(os.environ.get("SVARA_IDLE_TABLE_SECONDS", "600"))
 # Who shuffles for the door: None is the engine's own (`secrets`); the test settings install fixed decks
 # (tables/services/test_decks.py). Never reachable from a client message.

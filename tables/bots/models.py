@@ -5,11 +5,11 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
+from tables.engine.rules import SEATS_BY_FAMILY  # RULES.md, the table at the top
 from tables.engine.strategy import LEVELS
 
 LEVEL_CHOICES = [(level, level) for level in LEVELS]
 FAMILY_CHOICES = [("classic", "classic"), ("bulgarian", "bulgarian")]
-SEATS_BY_FAMILY = {"classic": (2, 6), "bulgarian": (2, 8)}  # RULES.md, the table at the top
 
 
 class BotTablePolicy(models.Model):

@@ -13,8 +13,6 @@ MOVE_KINDS = frozenset(
 TABLE_KINDS = frozenset(("sit", "stand", "add_chips", "sit_out", "back", "new_deal"))
 KINDS = MOVE_KINDS | TABLE_KINDS | {"timeout"}
 
-# RULES.md §9: how long each clock runs, in seconds. The engine never reads the time; the server does.
-CLOCK_SECONDS = {"move": 20, "show": 3, "split": 10, "svara_buy_in": 10, "new_deal": 30}
 
 
 class IllegalAction(ValueError):

@@ -7,6 +7,8 @@ Amounts are levels: what a seat has put in this deal beyond the ante. `bet_level
 from __future__ import annotations
 
 from .actions import IllegalAction, Legal
+from .events import AllIn, Bet, Blind, Call, Check, Dark, Fold, LevelsReturned, Raise
+from .rules import MAX_STACK_ANTES
 from .seat import ALL_OPENED
 
 _MOVE_PHASES = frozenset(("betting", "blind_round", "dark_round"))
@@ -108,7 +110,7 @@ class BettingMixin:
             legal.append(_SIT_OUT)
         if not s.leaving:
             legal.append(_STAND)
-            room = 100 * ante - s.stack
+            room = MAX_STACK_ANTES * ante - s.stack
             if room > 0 and not (playing and (s.in_deal or seat in self.tied)):
                 legal.append(Legal("add_chips", 1, room))
         return legal
@@ -229,7 +231,7 @@ class BettingMixin:
     def _do_call(self, action) -> None:
         level = self._legal_move(action.seat, "call", action.amount)
         self.last_caller = action.seat
-        self._put(action.seat, level, "call")
+        self._put(action.seat, level, Call)
         self._after_move(action.seat)
 
     def _do_bet(self, action) -> None:
@@ -237,12 +239,12 @@ class BettingMixin:
         if self.phase == "dark_round" or self.must_open:
             self.phase = "betting"  # the first open bet after dark betting (RULES §5)
             self.must_open = False
-        self._put(action.seat, level, "bet")
+        self._put(action.seat, level, Bet)
         self._after_move(action.seat)
 
     def _do_raise(self, action) -> None:
         level = self._legal_move(action.seat, "raise", action.amount)
-        self._put(action.seat, level, "raise")
+        self._put(action.seat, level, Raise)
         self._after_move(action.seat)
 
     def _do_blind(self, action) -> None:
@@ -253,12 +255,12 @@ class BettingMixin:
             # He looked and bets the double: the blind round is over, normal betting follows (RULES §4).
             self.phase = "betting"
             self.blind_last = level
-            self._put(seat, level, "blind", unblind=True)
+            self._put(seat, level, Blind, True)
         else:
             self.phase = "blind_round"
             self.blind_last = level
             s.blind = True
-            self._put(seat, level, "blind")
+            self._put(seat, level, Blind)
         self._after_move(seat)
 
     def _do_dark(self, action) -> None:
@@ -267,14 +269,14 @@ class BettingMixin:
         self.phase = "dark_round"
         self.blind_last = level
         self.seats[seat].blind = True
-        self._put(seat, level, "dark")
+        self._put(seat, level, Dark)
         self._after_move(seat)
 
     def _check(self, seat: int) -> None:
         self.pending &= ~(1 << seat)
         self.last_checker = seat
         self.first_move = False
-        self._emit("check", seat=seat)
+        self._events.append(Check(seat))
         self._after_move(seat)
 
     def _fold(self, seat: int) -> None:
@@ -285,10 +287,10 @@ class BettingMixin:
             # He did not double in the dark: dark betting is over for everyone (RULES §5).
             self.phase = "betting"
             self.must_open = True
-        self._emit("fold", seat=seat)
+        self._events.append(Fold(seat))
         self._after_move(seat)
 
-    def _put(self, seat: int, level: int, kind: str, **extra) -> None:
+    def _put(self, seat: int, level: int, event, *extra) -> None:
         """Bring the seat's level to `level` (chips from stack to pot) and settle what that means for the round."""
         seats = self.seats
         s = seats[seat]
@@ -301,10 +303,10 @@ class BettingMixin:
         self.first_move = False
         bit = 1 << seat
         self.pending &= ~bit
-        self._emit(kind, seat=seat, level=level, added=added, stack=s.stack, pot=self.pot, **extra)
+        self._events.append(event(seat, level, added, s.stack, self.pot, *extra))
         if s.stack == 0:
             s.all_in = True
-            self._emit("all_in", seat=seat, level=level)
+            self._events.append(AllIn(seat, level))
         if level > self.bet_level:
             self.bet_level = level
             pending = 0
@@ -329,7 +331,7 @@ class BettingMixin:
                     returned[i] = back
             self.bet_level = level
             self.cap = level
-            self._emit("levels_returned", level=level, returned={str(k): v for k, v in returned.items()}, pot=self.pot)
+            self._events.append(LevelsReturned(level, returned, self.pot))
         elif s.all_in and self.cap < 0:
             self.cap = level
         if self.cap >= 0 and self.phase != "betting":

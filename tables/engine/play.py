@@ -9,20 +9,34 @@ from __future__ import annotations
 
 import orjson
 
-from .actions import CLOCK_SECONDS, KINDS, Action, Clock, IllegalAction, Legal
+from .actions import KINDS, Action, Clock, IllegalAction, Legal
 from .betting import BettingMixin
 from .cards import ALL_CARDS, FAMILIES
 from .dealing import deck_indexes, default_rng
+from .events import (
+    Ante,
+    Back,
+    CardOpened,
+    ChipsAdded,
+    DealEnded,
+    DealStarted,
+    Declined,
+    Event,
+    Opened,
+    Ready,
+    SatOut,
+    Seated,
+    SeatVacated,
+    SplitChosen,
+    Stood,
+    Timeout,
+)
+from .rules import CLOCK_SECONDS, MAX_SEATS, MAX_STACK_ANTES, MIN_BUY_IN_ANTES, MIN_SEATS
 from .seat import STORED_ROW, Seat, seat_from_row
 from .showdown import ShowdownMixin, result_of
 from .views import view_of
 
-__all__ = ["Action", "Clock", "IllegalAction", "Legal", "TableState", "MAX_SEATS", "MIN_BUY_IN", "MAX_STACK"]
-
-MAX_SEATS = {"classic": 6, "bulgarian": 8}
-MIN_SEATS = 2
-MIN_BUY_IN = 20  # antes (RULES §10)
-MAX_STACK = 100  # antes: the table buy-in and adding chips (D15)
+__all__ = ["Action", "Clock", "IllegalAction", "Legal", "TableState", "MAX_SEATS"]
 
 STORED_FORMAT = 4
 _new = object.__new__
@@ -208,7 +222,7 @@ class TableState(BettingMixin, ShowdownMixin):
         return view_of(self, seat)
 
     # ----------------------------------------------------------------- applying an action
-    def apply(self, action: Action, rng=None) -> list[dict]:
+    def apply(self, action: Action, rng=None) -> list[Event]:
         if type(action) is not Action:
             if isinstance(action, dict):
                 action = Action.from_dict(action)
@@ -236,10 +250,6 @@ class TableState(BettingMixin, ShowdownMixin):
         self.version += 1
         return events
 
-    def _emit(self, type_: str, **fields) -> None:
-        fields["type"] = type_
-        self._events.append(fields)
-
     def _take_rng(self):
         if self._rng is None:
             self._rng = default_rng()
@@ -257,14 +267,15 @@ class TableState(BettingMixin, ShowdownMixin):
         name = action.name if action.name is not None else player
         if not isinstance(name, str) or not name.strip():
             raise IllegalAction("a name is needed to sit")
-        low, high = MIN_BUY_IN * self.ante, MAX_STACK * self.ante
+        low, high = MIN_BUY_IN_ANTES * self.ante, MAX_STACK_ANTES * self.ante
         if not _is_int(amount) or not low <= amount <= high:
-            raise IllegalAction(f"sitting down costs {low} to {high} chips (20 to 100 antes)")
+            raise IllegalAction(
+                f"sitting down costs {low} to {high} chips ({MIN_BUY_IN_ANTES} to {MAX_STACK_ANTES} antes)")
         s = self.seats[seat]
         s.player, s.name, s.stack = player, name, amount
         s.sitting_out = s.ready = s.leaving = False
         s.clear_deal()
-        self._emit("seated", seat=seat, player=player, name=name, stack=amount)
+        self._events.append(Seated(seat, player, name, amount))
 
     def _do_stand(self, action: Action) -> None:
         seat = action.seat
@@ -274,10 +285,10 @@ class TableState(BettingMixin, ShowdownMixin):
         if self.in_deal and (s.in_deal or seat in self.buyers):
             # RULES §10: leaving mid-deal folds at once; the seat and chips wait for the deal's end.
             s.leaving = True
-            self._emit("stood", seat=seat, player=s.player, leaving=True)
+            self._events.append(Stood(seat, s.player, True))
             self._leave_deal(seat)
             return
-        self._emit("stood", seat=seat, player=s.player, leaving=False)
+        self._events.append(Stood(seat, s.player, False))
         was_offered = self.phase == "svara_buy_in" and self.turn == seat
         self._vacate(seat)
         if was_offered:
@@ -287,7 +298,7 @@ class TableState(BettingMixin, ShowdownMixin):
 
     def _vacate(self, seat: int) -> None:
         s = self.seats[seat]
-        self._emit("seat_vacated", seat=seat, player=s.player, stack=s.stack)
+        self._events.append(SeatVacated(seat, s.player, s.stack))
         self.seats[seat] = Seat()
 
     def _do_add_chips(self, action: Action) -> None:
@@ -297,13 +308,14 @@ class TableState(BettingMixin, ShowdownMixin):
             raise IllegalAction("chips can be added between deals only (D15)")
         if s.leaving:
             raise IllegalAction("you are leaving this table")
-        room = MAX_STACK * self.ante - s.stack
+        room = MAX_STACK_ANTES * self.ante - s.stack
         if not _is_int(amount) or amount < 1:
             raise IllegalAction("add a whole number of chips, at least 1")
         if amount > room:
-            raise IllegalAction(f"a stack may hold at most 100 antes ({MAX_STACK * self.ante}); you may add {max(room, 0)}")
+            raise IllegalAction(f"a stack may hold at most {MAX_STACK_ANTES} antes ({MAX_STACK_ANTES * self.ante}); "
+                                f"you may add {max(room, 0)}")
         s.stack += amount
-        self._emit("chips_added", seat=seat, player=s.player, amount=amount, stack=s.stack)
+        self._events.append(ChipsAdded(seat, s.player, amount, s.stack))
 
     def _do_sit_out(self, action: Action) -> None:
         s = self.seats[action.seat]
@@ -311,7 +323,7 @@ class TableState(BettingMixin, ShowdownMixin):
             raise IllegalAction("you are already sitting out")
         s.sitting_out = True  # mid-deal it takes effect from the next deal; the running deal goes on
         s.ready = False
-        self._emit("sat_out", seat=action.seat)
+        self._events.append(SatOut(action.seat))
         if self.phase == "waiting":
             self._maybe_start()
 
@@ -323,7 +335,7 @@ class TableState(BettingMixin, ShowdownMixin):
             raise IllegalAction("you have less than one ante: add chips to come back (D16)")
         s.sitting_out = False
         s.ready = True
-        self._emit("back", seat=action.seat)
+        self._events.append(Back(action.seat))
         if self.phase == "waiting":
             self._maybe_start()
 
@@ -337,7 +349,7 @@ class TableState(BettingMixin, ShowdownMixin):
             raise IllegalAction("you have less than one ante: add chips first (D16)")
         s.sitting_out = False  # pressing New deal is coming back too
         s.ready = True
-        self._emit("ready", seat=action.seat)
+        self._events.append(Ready(action.seat))
         self._maybe_start()
 
     def _maybe_start(self) -> None:
@@ -369,8 +381,8 @@ class TableState(BettingMixin, ShowdownMixin):
             s.stack -= ante
             s.all_in = s.stack == 0
             self.pot += ante
-        self._emit("deal_started", deal_no=self.deal_no, dealer=dealer, seats=list(order))
-        self._emit("ante", seats=list(order), ante=ante, pot=self.pot)
+        seats = tuple(order)
+        self._events += (DealStarted(self.deal_no, dealer, seats), Ante(seats, ante, self.pot))
         self._deal_cards()
         self._begin_betting()
 
@@ -396,12 +408,11 @@ class TableState(BettingMixin, ShowdownMixin):
     def _open(self, seat: int, card: int) -> None:
         s = self.seats[seat]
         s.opened |= 1 << card
-        self._emit("card_opened", seat=seat, index=card, card=str(ALL_CARDS[s.cards[card]]), private_to=seat)
-        self._emit("opened", seat=seat, count=s.opened.bit_count())
+        self._events += (CardOpened(seat, card, str(ALL_CARDS[s.cards[card]])), Opened(seat, s.opened.bit_count()))
 
     def _end_deal(self) -> None:
         """The deal (with its svaras) is over: free the seats of those who left, sit out the short (D16)."""
-        self._emit("deal_ended", deal_no=self.deal_no)
+        self._events.append(DealEnded(self.deal_no))
         for i, s in enumerate(self.seats):
             if s.player is None:
                 continue
@@ -411,7 +422,7 @@ class TableState(BettingMixin, ShowdownMixin):
                 self._vacate(i)
             elif s.stack < self.ante and not s.sitting_out:
                 s.sitting_out = True
-                self._emit("sat_out", seat=i, reason="less than one ante (D16)")
+                self._events.append(SatOut(i, "less than one ante (D16)"))
         self._reset_deal()
 
     # ----------------------------------------------------------------- the clock ran out (RULES §9)
@@ -419,7 +430,7 @@ class TableState(BettingMixin, ShowdownMixin):
         clock = self.clock
         if clock is None:
             raise IllegalAction("no clock is running")
-        self._emit("timeout", clock=clock.kind, seats=list(clock.seats))
+        self._events.append(Timeout(clock.kind, tuple(clock.seats)))
         kind = clock.kind
         if kind == "move":
             seat = self.turn
@@ -432,15 +443,15 @@ class TableState(BettingMixin, ShowdownMixin):
         elif kind == "split":
             for i in clock.seats:
                 self.seats[i].choice = "split"
-                self._emit("split_chosen", seat=i)
+                self._events.append(SplitChosen(i))
             self._resolve_split_choice()
         elif kind == "svara_buy_in":
-            self._emit("declined", seat=self.turn)
+            self._events.append(Declined(self.turn))
             self._next_offer()
         else:  # new_deal: those who did not press sit out
             for i in clock.seats:
                 self.seats[i].sitting_out = True
-                self._emit("sat_out", seat=i, reason="no New deal in time")
+                self._events.append(SatOut(i, "no New deal in time"))
             self._maybe_start()
 
 

@@ -4,13 +4,26 @@ from __future__ import annotations
 
 from .actions import IllegalAction
 from .cards import ALL_CARDS
-from .points import points_table
+from .events import (
+    BuyIn,
+    Declined,
+    Fold,
+    FoldedUnseen,
+    PlayOnChosen,
+    PotAwarded,
+    ShowdownShown,
+    Split,
+    SplitChosen,
+    Svara,
+    SvaraDealt,
+    Winner,
+)
+from .points import Points, points_table
+from .rules import MAX_SVARAS, RAKE_MAX_ANTES, RAKE_PERCENT, SVARA_BUY_IN_POTS_LEFT
 from .seat import ALL_OPENED
 
 _POINTS = {family: dict(points_table(family)) for family in ("classic", "bulgarian")}
-MAX_SVARAS = 10  # after 10 svaras in a row the pot is split (RULES §7)
-RAKE_PERCENT = 3
-RAKE_MAX_ANTES = 10
+_UNSHOWN = Points(None, None)  # a winner whose hand was not shown: no points, no name
 
 
 # The last result is kept flat (it rides along every stored state between deals): deal_no, kind code, rake, pot,
@@ -87,10 +100,9 @@ class ShowdownMixin:
         points = self._points(seat)
         if self.best is None or points.points > self.best:
             self.best = points.points
-        self._emit(
-            "showdown_shown", seat=seat, cards=[str(ALL_CARDS[c]) for c in s.cards],
-            points=points.points, hand_name=points.name,
-        )
+        a, b, c = s.cards
+        self._events.append(ShowdownShown(seat, (str(ALL_CARDS[a]), str(ALL_CARDS[b]), str(ALL_CARDS[c])),
+                                          points.points, points.name))
 
     def _showdown_turn(self, seat: int) -> None:
         if self.phase != "showdown" or seat != self.turn:
@@ -111,7 +123,7 @@ class ShowdownMixin:
         s = self.seats[seat]
         s.folded = True
         s.unseen = True  # folded unseen: nobody else ever learns these cards
-        self._emit("folded_unseen", seat=seat)
+        self._events.append(FoldedUnseen(seat))
         self._continue_showdown()
 
     def _resolve_showdown(self) -> None:
@@ -147,14 +159,14 @@ class ShowdownMixin:
     def _do_split(self, action) -> None:
         self._choice_turn(action.seat)
         self.seats[action.seat].choice = "split"
-        self._emit("split_chosen", seat=action.seat)
+        self._events.append(SplitChosen(action.seat))
         if all(self.seats[i].choice == "split" for i in self.tied):
             self._resolve_split_choice()
 
     def _do_play_on(self, action) -> None:
         self._choice_turn(action.seat)
         self.seats[action.seat].choice = "play_on"
-        self._emit("play_on_chosen", seat=action.seat)
+        self._events.append(PlayOnChosen(action.seat))
         self._resolve_split_choice()  # one who wants to play on is enough
 
     def _resolve_split_choice(self) -> None:
@@ -192,10 +204,14 @@ class ShowdownMixin:
         winners = sorted(winners, key=lambda i: (i - dealer - 1) % n)
         share, odd = divmod(amount, len(winners))
         paid = []  # seat, amount for each winner
+        shares = []
         for k, i in enumerate(winners):
             got = share + (1 if k < odd else 0)
-            seats[i].stack += got
+            s = seats[i]
+            s.stack += got
             paid += (i, got)
+            points = self._points(i) if s.shown else _UNSHOWN
+            shares.append(Winner(i, s.player, got, points.points, points.name))
         self.pot = 0
         shown = []  # seat, packed card indexes for each shown hand
         for i in self.order:
@@ -205,9 +221,7 @@ class ShowdownMixin:
                 shown += (i, a | b << 6 | c << 12)
         self.result = [self.deal_no, _KINDS.index(kind), rake, pot, _REASONS.index(reason), len(winners), *paid,
                        len(shown) // 2, *shown, *(seats[i].player for i in winners)]
-        full = result_of(self)
-        self._emit("pot_awarded" if kind == "win" else "split", winners=full["winners"], rake=rake, pot=pot,
-                   reason=reason)
+        self._events.append((PotAwarded if kind == "win" else Split)(tuple(shares), rake, pot, reason))
         self._end_deal()
 
     # ----------------------------------------------------------------- svara (§7)
@@ -224,8 +238,7 @@ class ShowdownMixin:
         self.buyers = []
         self.offers = [(self.svara_dealer + k) % n for k in range(1, n)]
         self.offers = [i for i in self.offers if i not in tied]
-        self._emit("svara", seats=tied, pot=self.pot, chain=self.svara_chain, price=self.price,
-                   dealer=self.svara_dealer)
+        self._events.append(Svara(tuple(tied), self.pot, self.svara_chain, self.price, self.svara_dealer))
         self.phase = "svara_buy_in"
         self._next_offer()
 
@@ -235,7 +248,7 @@ class ShowdownMixin:
             return False
         if self.family == "classic":
             # D11: more than two such pots must remain in his stack after paying.
-            return s.stack - self.price > 2 * self.svara_pot
+            return s.stack - self.price > SVARA_BUY_IN_POTS_LEFT * self.svara_pot
         return s.stack >= self.price
 
     def _next_offer(self) -> None:
@@ -261,12 +274,12 @@ class ShowdownMixin:
         self.pot += self.price
         self.antes_only = False
         self.buyers.append(seat)
-        self._emit("buy_in", seat=seat, price=self.price, stack=s.stack, pot=self.pot)
+        self._events.append(BuyIn(seat, self.price, s.stack, self.pot))
         self._next_offer()
 
     def _do_decline(self, action) -> None:
         self._offer_turn(action.seat)
-        self._emit("declined", seat=action.seat)
+        self._events.append(Declined(action.seat))
         self._next_offer()
 
     def _deal_svara(self) -> None:
@@ -293,7 +306,7 @@ class ShowdownMixin:
         self.best = None
         self.pending = 0
         self.last_caller = self.last_checker = -1
-        self._emit("svara_dealt", seats=list(order), dealer=dealer, pot=self.pot, chain=self.svara_chain)
+        self._events.append(SvaraDealt(tuple(order), dealer, self.pot, self.svara_chain))
         if len(order) == 1:
             self._award_alone(order[0])
             return
@@ -319,14 +332,14 @@ class ShowdownMixin:
             if seat in self.buyers:
                 self.buyers.remove(seat)  # his price stays in the pot
             s.folded = True
-            self._emit("fold", seat=seat, leaving=True)
+            self._events.append(Fold(seat, True))
             if seat == self.turn:
                 self._next_offer()  # leaving declines the offer
             return
         if s.folded:
             return
         s.folded = True
-        self._emit("fold", seat=seat, leaving=True)
+        self._events.append(Fold(seat, True))
         if phase == "showdown":
             if seat in self.show_queue:
                 self.show_queue.remove(seat)

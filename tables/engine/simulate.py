@@ -16,7 +16,9 @@ import sys
 import time
 
 from .actions import MOVE_KINDS, Action, IllegalAction
-from .play import MAX_SEATS, TableState
+from .events import ChipsAdded, DealEnded, Event, Seated, SeatVacated, Split, Svara
+from .play import TableState
+from .rules import MAX_SEATS, MAX_STACK_ANTES, MIN_BUY_IN_ANTES, MIN_SEATS
 
 GAME_KINDS = MOVE_KINDS - {"open"}  # the random players open cards on their own schedule
 
@@ -40,29 +42,29 @@ class RandomTable:
 
     def _sit(self, seat: int) -> None:
         ante = self.state.ante
-        amount = self.rng.randint(20, 100) * ante
+        amount = self.rng.randint(MIN_BUY_IN_ANTES, MAX_STACK_ANTES) * ante
         self.next_player += 1
         self.apply(Action("sit", seat=seat, player=f"p{self.next_player}", name=f"P{self.next_player}", amount=amount))
 
-    def apply(self, action: Action) -> list[dict]:
+    def apply(self, action: Action) -> list[Event]:
         events = self.state.apply(action, self.rng)
         for event in events:
-            kind = event["type"]
-            if kind == "seated":
-                self.chips += event["stack"]
-            elif kind == "chips_added":
-                self.chips += event["amount"]
-            elif kind == "seat_vacated":
-                self.chips -= event["stack"]
-            elif kind == "deal_ended":
-                self.deals += 1
-                self.longest_chain = max(self.longest_chain, self.chain)
-                self.chain = 0
-            elif kind == "svara":
-                self.svaras += 1
-                self.chain = event["chain"]
-            elif kind == "split":
-                self.splits += 1
+            match event:
+                case Seated(stack=stack):
+                    self.chips += stack
+                case ChipsAdded(amount=amount):
+                    self.chips += amount
+                case SeatVacated(stack=stack):
+                    self.chips -= stack
+                case DealEnded():
+                    self.deals += 1
+                    self.longest_chain = max(self.longest_chain, self.chain)
+                    self.chain = 0
+                case Svara(chain=chain):
+                    self.svaras += 1
+                    self.chain = chain
+                case Split():
+                    self.splits += 1
         self.check_invariants()
         return events
 
@@ -122,8 +124,8 @@ class RandomTable:
             if s.player is None:
                 self._sit(i)
                 return
-            if s.stack < ante or (s.stack < 20 * ante and rng.random() < 0.5):
-                self.apply(Action("add_chips", seat=i, amount=100 * ante - s.stack))
+            if s.stack < ante or (s.stack < MIN_BUY_IN_ANTES * ante and rng.random() < 0.5):
+                self.apply(Action("add_chips", seat=i, amount=MAX_STACK_ANTES * ante - s.stack))
                 return
             if s.sitting_out and s.stack >= ante:
                 self.apply(Action("back", seat=i))
@@ -144,8 +146,8 @@ class RandomTable:
 
 def run(args: argparse.Namespace) -> int:
     players = args.players
-    if not 2 <= players <= MAX_SEATS[args.family]:
-        print(f"a {args.family} table seats 2 to {MAX_SEATS[args.family]}", file=sys.stderr)
+    if not MIN_SEATS <= players <= MAX_SEATS[args.family]:
+        print(f"a {args.family} table seats {MIN_SEATS} to {MAX_SEATS[args.family]}", file=sys.stderr)
         return 2
     table = RandomTable(args.family, players, args.ante, seed=args.seed)
     started = time.perf_counter()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from tables.engine.dealing import StackedDeck
+from tables.engine.events import Event
 from tables.engine.play import Action, TableState
 
 # Classic hands by their points (checked in test_play_deal.py against points.py).
@@ -28,7 +29,7 @@ def table(family: str = "classic", players: int = 3, ante: int = 10, stacks=None
     return state
 
 
-def deal(state: TableState, *hands: str, deals: list | None = None) -> list[dict]:
+def deal(state: TableState, *hands: str, deals: list | None = None) -> list[Event]:
     """Every unready active seat presses New deal; the deal is stacked with `hands` in the order of dealing
     (the player after the dealer first). `deals` queues more stacked deals for svaras."""
     rng = StackedDeck.deals(list(hands), *(deals or []))
@@ -41,7 +42,7 @@ def deal(state: TableState, *hands: str, deals: list | None = None) -> list[dict
     return events
 
 
-def act(state: TableState, kind: str, seat: int | None = None, amount: int | None = None, **fields) -> list[dict]:
+def act(state: TableState, kind: str, seat: int | None = None, amount: int | None = None, **fields) -> list[Event]:
     rng = _STACKED.get(id(state))
     return state.apply(Action(kind, seat=seat, amount=amount, **fields), rng)
 
@@ -54,8 +55,13 @@ def stacks(state: TableState) -> list[int]:
     return [s.stack for s in state.seats]
 
 
-def types(events: list[dict]) -> list[str]:
-    return [e["type"] for e in events]
+def types(events: list[Event]) -> list[str]:
+    return [e.type for e in events]
+
+
+def first(events: list[Event], type_: str) -> Event:
+    """The first event of that type."""
+    return next(e for e in events if e.type == type_)
 
 
 def frozen(state: TableState) -> str:

@@ -4,7 +4,7 @@ import pytest
 
 from tables.engine.play import IllegalAction
 
-from .play_helpers import TEN_A, TEN_B, TRYNKI, act, chips, deal, frozen, stacks, table, types
+from .play_helpers import TEN_A, TEN_B, TRYNKI, act, chips, deal, first, frozen, stacks, table, types
 
 
 def three(stacks_=None):
@@ -57,7 +57,7 @@ def test_call_brings_the_level_up_to_the_highest():
     state = three()
     act(state, "bet", 1, 20)
     events = act(state, "call", 2)
-    assert events[0]["type"] == "call" and events[0]["added"] == 20
+    assert events[0].type == "call" and events[0].added == 20
     assert state.seats[2].level == 20 and state.seats[2].stack == 970
 
 
@@ -82,9 +82,9 @@ def test_last_player_left_takes_the_pot_and_shows_nothing():
     act(state, "fold", 2)
     events = act(state, "fold", 0)
     assert "showdown_shown" not in types(events)
-    award = [e for e in events if e["type"] == "pot_awarded"][0]
-    assert award["pot"] == 50 and award["rake"] == 1  # 3 % of 50, rounded down
-    assert award["winners"][0]["seat"] == 1 and award["winners"][0]["points"] is None
+    award = first(events, "pot_awarded")
+    assert award.pot == 50 and award.rake == 1  # 3 % of 50, rounded down
+    assert award.winners[0].seat == 1 and award.winners[0].points is None
     assert state.seats[1].stack == 990 - 20 + 49
     assert state.phase == "waiting" and chips(state) == 3000
 
@@ -95,8 +95,8 @@ def test_all_checked_showdown_best_hand_takes_the_antes_without_rake():
     act(state, "check", 2)
     events = act(state, "check", 0)
     assert types(events).count("showdown_shown") == 3
-    award = [e for e in events if e["type"] == "pot_awarded"][0]
-    assert award["winners"][0]["seat"] == 0 and award["rake"] == 0
+    award = first(events, "pot_awarded")
+    assert award.winners[0].seat == 0 and award.rake == 0
     assert stacks(state) == [1020, 990, 990]
 
 
@@ -108,16 +108,16 @@ def test_all_in_returns_higher_levels_at_once_D6():
     act(state, "raise", 0, 600)
     act(state, "call", 1)
     events = act(state, "call", 2)  # 290 in all: short of 600, so all-in
-    returned = [e for e in events if e["type"] == "levels_returned"][0]
-    assert returned["returned"] == {"0": 310, "1": 310} and returned["level"] == 290
+    returned = first(events, "levels_returned")
+    assert returned.returned == {0: 310, 1: 310} and returned.level == 290
     assert "all_in" in types(events)
     assert state.phase == "showdown" and state.turn == 0  # the last caller (seat 2) showed first
     act(state, "fold_hand", 0)
     events = act(state, "fold_hand", 1)
     # One pot, no side pots: the all-in player takes all of it.
-    award = [e for e in events if e["type"] == "pot_awarded"][0]
-    assert award["pot"] == 30 + 3 * 290
-    assert award["winners"][0]["seat"] == 2 and award["rake"] == 27
+    award = first(events, "pot_awarded")
+    assert award.pot == 30 + 3 * 290
+    assert award.winners[0].seat == 2 and award.rake == 27
     assert stacks(state) == [700, 700, 900 - 27]
     assert chips(state) == 2300
 
@@ -144,7 +144,7 @@ def test_a_call_short_of_the_level_is_an_all_in():
     # Seat 1 has 170 left: his call is an all-in at 190 and 210 goes back to seat 0.
     assert [lg for lg in state.legal_actions(1) if lg.kind == "call"][0].min == 190
     events = act(state, "call", 1)
-    assert [e for e in events if e["type"] == "levels_returned"][0]["returned"] == {"0": 210}
+    assert first(events, "levels_returned").returned == {0: 210}
 
 
 def test_move_timeout_checks_when_owing_nothing_else_folds():

@@ -4,7 +4,7 @@ import pytest
 
 from tables.engine.play import IllegalAction
 
-from .play_helpers import FOREHEADS, TEN_A, TEN_B, TEN_C, TRYNKI, act, deal, table, types
+from .play_helpers import FOREHEADS, TEN_A, TEN_B, TEN_C, TRYNKI, act, deal, first, table, types
 
 
 def four():
@@ -20,14 +20,14 @@ def test_blind_round_example_ante_10():
     act(state, "blind", 2)  # B 20 blind
     act(state, "open", 3, card=0)
     events = act(state, "blind", 3)  # C looks and bets 40: he unblinds the round
-    assert events[0]["unblind"] is True and state.phase == "betting"
+    assert events[0].unblind is True and state.phase == "betting"
     assert [lg.kind for lg in state.legal_actions(0)][:3] == ["call", "raise", "fold"]
     act(state, "call", 0)  # D calls 40
     assert state.turn == 1
     add_a = act(state, "call", 1)
-    assert [e for e in add_a if e["type"] == "call"][0]["added"] == 30  # A adds 30
+    assert first(add_a, "call").added == 30  # A adds 30
     add_b = act(state, "call", 2)
-    assert [e for e in add_b if e["type"] == "call"][0]["added"] == 20  # B adds 20
+    assert first(add_b, "call").added == 20  # B adds 20
     assert state.phase in ("showdown", "split_choice", "svara_buy_in", "waiting")
     assert sum(s.stack for s in state.seats) + state.pot + state.rake_taken == 4000
 
@@ -90,8 +90,8 @@ def test_blind_player_cards_opened_for_him_when_his_turn_comes_D5():
     act(state, "open", 2, card=1)
     act(state, "blind", 2)  # unblinds
     events = act(state, "call", 0)
-    opened = [e for e in events if e["type"] == "card_opened"]
-    assert [e["private_to"] for e in opened] == [1, 1, 1]
+    opened = [e for e in events if e.type == "card_opened"]
+    assert [e.private_to for e in opened] == [1, 1, 1]
     assert state.seats[1].opened == 0b111
     assert state.view(1)["seats"][1]["cards"] == ["K♠", "9♥", "7♦"]
     assert state.view(0)["seats"][1]["cards"] == [None, None, None]

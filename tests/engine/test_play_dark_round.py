@@ -4,7 +4,7 @@ import pytest
 
 from tables.engine.play import IllegalAction
 
-from .play_helpers import act, chips, deal, stacks, table, types
+from .play_helpers import act, chips, deal, first, stacks, table, types
 
 B_TEN_A, B_TEN_B, B_TEN_C, B_TRYNKI = "Ks 9h 8d", "Js 9d 8c", "Ts 8h 9c", "Ah Kh Qh"
 
@@ -47,7 +47,7 @@ def test_next_players_double_in_the_dark_and_the_first_who_does_not_ends_it():
     assert state.phase == "betting" and not state.must_open
     act(state, "call", 0)
     events = act(state, "call", 1)  # a dark bettor calls the difference; his cards open for him first
-    assert [e for e in events if e["type"] == "call"][0]["added"] == 30
+    assert first(events, "call").added == 30
     assert state.seats[1].opened == 0b111
 
 
@@ -80,8 +80,8 @@ def test_last_dark_bettor_takes_the_pot_when_nobody_bets_after_it():
     act(state, "fold", 3)
     act(state, "fold", 0)
     events = act(state, "fold", 1)
-    award = [e for e in events if e["type"] == "pot_awarded"][0]
-    assert award["winners"][0]["seat"] == 2 and award["pot"] == 70 and award["rake"] == 2
+    award = first(events, "pot_awarded")
+    assert award.winners[0].seat == 2 and award.pot == 70 and award.rake == 2
     assert "showdown_shown" not in types(events)
     assert chips(state) == 4000
 
@@ -90,8 +90,8 @@ def test_no_dark_bet_and_all_check_the_dealer_takes_the_pot_D17():
     state = four()
     for seat in (1, 2, 3, 0):
         events = act(state, "check", seat)
-    award = [e for e in events if e["type"] == "pot_awarded"][0]
-    assert award["winners"][0]["seat"] == 0 and award["rake"] == 0
+    award = first(events, "pot_awarded")
+    assert award.winners[0].seat == 0 and award.rake == 0
     assert "showdown_shown" not in types(events)
     assert stacks(state) == [1030, 990, 990, 990]
 
@@ -102,8 +102,8 @@ def test_dealer_folded_the_last_player_to_check_takes_the_pot_D17():
     act(state, "check", 2)
     act(state, "check", 3)
     events = act(state, "fold", 0)
-    award = [e for e in events if e["type"] == "pot_awarded"][0]
-    assert award["winners"][0]["seat"] == 3
+    award = first(events, "pot_awarded")
+    assert award.winners[0].seat == 3
 
 
 def test_dark_bettor_turn_after_dark_betting_must_bet_twice_or_fold():

@@ -2,6 +2,7 @@
 
 import pytest
 
+from tables.engine.events import CardOpened
 from tables.engine.play import Action, IllegalAction
 from tables.engine.points import hand_points
 
@@ -55,8 +56,9 @@ def test_own_card_is_known_only_once_opened_D1():
     deal(state, TRYNKI, TEN_A)
     assert state.view(1)["seats"][1]["cards"] == [None, None, None]
     events = act(state, "open", 1, card=2)
-    opened = [e for e in events if e["type"] == "card_opened"]
-    assert opened == [{"type": "card_opened", "seat": 1, "index": 2, "card": "Q♥", "private_to": 1}]
+    opened = [e for e in events if e.type == "card_opened"]
+    assert opened == [CardOpened(seat=1, index=2, card="Q♥")] and opened[0].private_to == 1
+    assert opened[0].to_json() == {"type": "card_opened", "seat": 1, "index": 2, "card": "Q♥", "private_to": 1}
     assert state.view(1)["seats"][1]["cards"] == [None, None, "Q♥"]
     assert state.view(0)["seats"][1]["cards"] == [None, None, None]
     assert state.view(None)["seats"][1]["cards"] == [None, None, None]

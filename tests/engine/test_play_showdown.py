@@ -2,15 +2,16 @@
 
 import pytest
 
+from tables.engine.events import FoldedUnseen
 from tables.engine.play import IllegalAction
 
-from .play_helpers import TEN_A, TEN_B, TEN_C, TRYNKI, act, chips, deal, stacks, table, types
+from .play_helpers import TEN_A, TEN_B, TEN_C, TRYNKI, act, chips, deal, first, stacks, table, types
 
 LOW = "9s 8h 7c"  # 9 points
 
 
 def shown_order(events):
-    return [e["seat"] for e in events if e["type"] == "showdown_shown"]
+    return [e.seat for e in events if e.type == "showdown_shown"]
 
 
 def test_the_player_who_called_last_shows_first():
@@ -51,10 +52,10 @@ def test_a_weaker_hand_chooses_show_or_fold():
     with pytest.raises(IllegalAction):
         act(state, "show", 0)
     events = act(state, "show", 2)
-    assert events[0]["type"] == "showdown_shown" and events[0]["cards"] == ["K♠", "9♥", "7♦"]
+    assert events[0].type == "showdown_shown" and events[0].cards == ("K♠", "9♥", "7♦")
     events = act(state, "fold_hand", 0)
-    assert events[0] == {"type": "folded_unseen", "seat": 0}
-    assert [e for e in events if e["type"] == "pot_awarded"][0]["winners"][0]["seat"] == 1
+    assert events[0] == FoldedUnseen(seat=0) and events[0].to_json() == {"type": "folded_unseen", "seat": 0}
+    assert first(events, "pot_awarded").winners[0].seat == 1
 
 
 def test_no_answer_folds_the_weaker_hand_unseen_and_nobody_ever_learns_it():
@@ -65,7 +66,7 @@ def test_no_answer_folds_the_weaker_hand_unseen_and_nobody_ever_learns_it():
     events = act(state, "timeout")
     events += act(state, "timeout")
     assert types(events).count("folded_unseen") == 2
-    assert all("cards" not in e for e in events if e.get("seat") in (0, 2))
+    assert all("cards" not in e.to_json() for e in events if getattr(e, "seat", None) in (0, 2))
     for viewer in (None, 0, 1, 2):
         view = state.view(viewer)
         assert [h["seat"] for h in view["last_result"]["shown"]] == [1]
@@ -82,9 +83,9 @@ def test_split_odd_chip_goes_to_the_first_tied_clockwise_from_the_dealer_D10():
     assert state.clock.kind == "split" and state.clock.seats == [1, 2] and state.clock.seconds == 10
     act(state, "split", 2)
     events = act(state, "split", 1)
-    split = [e for e in events if e["type"] == "split"][0]
-    assert split["pot"] == 33 and split["rake"] == 0
-    assert {w["seat"]: w["amount"] for w in split["winners"]} == {1: 17, 2: 16}
+    split = first(events, "split")
+    assert split.pot == 33 and split.rake == 0
+    assert {w.seat: w.amount for w in split.winners} == {1: 17, 2: 16}
     assert stacks(state) == [1100 - 11, 1100 - 11 + 17, 1100 - 11 + 16]
 
 
@@ -117,8 +118,8 @@ def test_two_tied_and_one_of_them_left_the_pot_is_split():
     act(state, "fold_hand", 0)
     events = act(state, "stand", 2)
     assert "split" in types(events)
-    vacated = [e for e in events if e["type"] == "seat_vacated"][0]
-    assert vacated["seat"] == 2 and vacated["stack"] == 990 + 15
+    vacated = first(events, "seat_vacated")
+    assert vacated.seat == 2 and vacated.stack == 990 + 15
     assert state.seats[2].player is None and chips(state) == 3000 - 1005
 
 

@@ -5,7 +5,7 @@ import pytest
 
 from tables.engine.play import IllegalAction
 
-from .play_helpers import TEN_A, TEN_B, TEN_C, TRYNKI, act, chips, deal, table, types
+from .play_helpers import TEN_A, TEN_B, TEN_C, TRYNKI, act, chips, deal, first, table, types
 
 LOW = "9s 8h 7c"
 
@@ -41,7 +41,7 @@ def test_buy_in_price_example_pot_300_two_tied_D11():
     with pytest.raises(IllegalAction):
         act(state, "buy_in", 3)
     events = act(state, "buy_in", 0)
-    assert events[0]["type"] == "buy_in" and state.seats[0].stack == 610 and state.pot == 450
+    assert events[0].type == "buy_in" and state.seats[0].stack == 610 and state.pot == 450
     assert "svara_dealt" in types(events)
 
 
@@ -119,9 +119,9 @@ def test_svara_with_a_player_without_chips_is_dealt_without_betting():
     events = act(state, "play_on", 0)
     assert "svara_dealt" in types(events) and state.phase == "showdown"
     events += act(state, "fold_hand", 0)
-    award = [e for e in events if e["type"] == "pot_awarded"][0]
-    assert award["winners"][0]["seat"] == 1 and award["pot"] == 400
-    assert not [e for e in events if e["type"] in ("check", "bet", "blind")]
+    award = first(events, "pot_awarded")
+    assert award.winners[0].seat == 1 and award.pot == 400
+    assert not [e for e in events if e.type in ("check", "bet", "blind")]
 
 
 def test_button_moves_on_from_the_original_dealer_after_a_svara_D14():
@@ -141,7 +141,7 @@ def test_rake_is_taken_once_of_the_svara_final_pot():
     act(state, "buy_in", 0)
     for seat in (0, 1, 2):
         events = act(state, "check", seat)
-    award = [e for e in events if e["type"] == "pot_awarded"][0]
-    assert award["pot"] == 450 and award["rake"] == 13 and state.rake_taken == 13
-    assert award["winners"][0]["seat"] == 2
+    award = first(events, "pot_awarded")
+    assert award.pot == 450 and award.rake == 13 and state.rake_taken == 13
+    assert award.winners[0].seat == 2
     assert chips(state) == 770 + 1000 + 1000 + 760

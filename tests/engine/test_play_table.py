@@ -3,9 +3,10 @@ illegal actions that change nothing."""
 
 import pytest
 
+from tables.engine.events import SatOut, SeatVacated
 from tables.engine.play import Action, IllegalAction, TableState
 
-from .play_helpers import TEN_A, TEN_B, TRYNKI, act, chips, deal, frozen, table, types
+from .play_helpers import TEN_A, TEN_B, TRYNKI, act, chips, deal, first, frozen, table, types
 
 
 def test_sitting_down_costs_20_to_100_antes():
@@ -49,7 +50,7 @@ def test_less_than_one_ante_sits_out_until_adding_chips_D16():
     act(state, "raise", 0, 190)
     events = act(state, "call", 1)
     assert state.seats[1].stack == 0 and state.seats[1].sitting_out
-    assert any(e["type"] == "sat_out" and e["seat"] == 1 for e in events)
+    assert SatOut(seat=1, reason="less than one ante (D16)") in events
     with pytest.raises(IllegalAction, match="add chips"):
         act(state, "back", 1)
     with pytest.raises(IllegalAction, match="add chips"):
@@ -69,7 +70,7 @@ def test_new_deal_after_a_deal_within_30_seconds_or_sit_out():
     act(state, "new_deal", 0)
     act(state, "new_deal", 2)
     events = state.apply(Action("timeout"), __import__("random").Random(1))
-    assert {"type": "sat_out", "seat": 1, "reason": "no New deal in time"} in events
+    assert SatOut(seat=1, reason="no New deal in time") in events
     assert "deal_started" in types(events) and (state.dealer, state.order) == (2, [0, 2])
 
 
@@ -90,8 +91,8 @@ def test_leaving_mid_deal_folds_at_once_and_frees_the_seat_when_the_deal_is_over
     assert state.seats[2].player == "u2" and state.turn == 1  # the seat is his until the deal ends
     act(state, "bet", 1, 10)
     events = act(state, "fold", 0)
-    vacated = [e for e in events if e["type"] == "seat_vacated"]
-    assert vacated == [{"type": "seat_vacated", "seat": 2, "player": "u2", "stack": 990}]
+    vacated = [e for e in events if e.type == "seat_vacated"]
+    assert vacated == [SeatVacated(seat=2, player="u2", stack=990)]
     assert state.seats[2].player is None
     assert chips(state) == 3000 - 990
 
@@ -99,7 +100,7 @@ def test_leaving_mid_deal_folds_at_once_and_frees_the_seat_when_the_deal_is_over
 def test_standing_between_deals_frees_the_seat_at_once():
     state = table(players=3)
     events = act(state, "stand", 1)
-    assert events[-1] == {"type": "seat_vacated", "seat": 1, "player": "u1", "stack": 1000}
+    assert events[-1] == SeatVacated(seat=1, player="u1", stack=1000)
 
 
 def test_rake_is_3_percent_rounded_down_at_most_10_antes():
@@ -108,22 +109,22 @@ def test_rake_is_3_percent_rounded_down_at_most_10_antes():
     act(state, "bet", 1, 20)
     act(state, "raise", 0, 990)
     events = act(state, "call", 1)
-    award = [e for e in events if e["type"] == "pot_awarded"][0]
-    assert award["pot"] == 2000 and award["rake"] == 60
+    award = first(events, "pot_awarded")
+    assert award.pot == 2000 and award.rake == 60
     state = table(players=2, ante=1, stacks=[100, 100])
     deal(state, TEN_A, TRYNKI)
     act(state, "bet", 1, 2)
     act(state, "raise", 0, 99)
     events = act(state, "call", 1)
-    award = [e for e in events if e["type"] == "pot_awarded"][0]
-    assert award["pot"] == 200 and award["rake"] == 6
+    award = first(events, "pot_awarded")
+    assert award.pot == 200 and award.rake == 6
     state = table(players=2, ante=1, stacks=[100, 100])
     state.seats[0].stack = state.seats[1].stack = 1000  # a rich table to pass 10 antes of rake
     deal(state, TEN_A, TRYNKI)
     act(state, "bet", 1, 2)
     act(state, "raise", 0, 999)
     events = act(state, "call", 1)
-    assert [e for e in events if e["type"] == "pot_awarded"][0]["rake"] == 10
+    assert first(events, "pot_awarded").rake == 10
 
 
 def test_no_rake_at_a_table_with_a_bot():
@@ -132,7 +133,7 @@ def test_no_rake_at_a_table_with_a_bot():
     act(state, "bet", 1, 20)
     act(state, "call", 0)
     events = act(state, "fold_hand", 1)
-    assert [e for e in events if e["type"] == "pot_awarded"][0]["rake"] == 0 and state.rake_taken == 0
+    assert first(events, "pot_awarded").rake == 0 and state.rake_taken == 0
 
 
 def test_illegal_actions_change_nothing_and_say_why():

@@ -69,10 +69,12 @@ class CheckedTable(RandomTable):
     def apply(self, action):
         events = super().apply(action)
         for event in events:
-            if "private_to" not in event:
-                assert "card" not in event, event
-                if "cards" in event:
-                    assert event["type"] == "showdown_shown", event
+            data = event.to_json()
+            assert data.get("private_to") == event.private_to, event
+            if event.private_to is None:
+                assert "card" not in data, event
+                if "cards" in data:
+                    assert event.type == "showdown_shown", event
         return events
 
 
