@@ -237,7 +237,6 @@ def play_action(table: Table, state: play.TableState, action: play.Action) -> no
         raise DoorError("illegal_action", str(error)) from None
     if decks is not None:
         decks.done()
-    events = [event.to_json() for event in events]
     after = chips_of(state)
     bots |= bot_players(state)
     try:
@@ -250,7 +249,7 @@ def play_action(table: Table, state: play.TableState, action: play.Action) -> no
     seats_changed = after.seats != before.seats
     if seats_changed:
         _mirror_seats(table, after)
-    change = _change(table, state, events, seats_changed)
+    change = _change(table, state, [event.to_json() for event in events], seats_changed)
     transaction.on_commit(lambda: notify.table_changes(change))
     return change
 

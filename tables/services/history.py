@@ -3,48 +3,40 @@ appended as a `DealEvent` row (one insert per action, nothing rewritten)."""
 
 from __future__ import annotations
 
+from ..engine.events import DealEnded, DealStarted, Event, PotAwarded, Split
 from ..models import Deal, DealEvent, Table
 
-AWARDS = ("pot_awarded", "split")  # the events that award a pot (a split awards it too, rake and all: §7, §8)
+AWARDS = (PotAwarded, Split)  # the events that award a pot (a split awards it too, rake and all: §7, §8)
 
 
-def record(table: Table, deal_before: int | None, version: int, events: list[dict], now) -> None:
+def record(table: Table, deal_before: int | None, version: int, events: list[Event], now) -> None:
     """Append one action's events to the deal they belong to. `deal_before` is the number of the deal running
     before the action (None between deals): events between deals (sitting down, pressing New deal) belong to
     no deal."""
     deal = deal_before
     rows = []
     for index, event in enumerate(events):
-        kind = event["type"]
-        if kind == "deal_started":
-            deal = int(event["deal_no"])
+        if isinstance(event, DealStarted):
+            deal = event.deal_no
             Deal.objects.create(table=table, number=deal, started_at=now)
         if deal is None:
             continue
-        rows.append(DealEvent(table=table, deal_number=deal, version=version, index=index, event=event))
-        if kind == "deal_ended":
-            _close(table, deal, rows, now)
+        rows.append(DealEvent(table=table, deal_number=deal, version=version, index=index, event=event.to_json()))
+        if isinstance(event, DealEnded):
+            _close(table, deal, [row.event for row in rows if row.deal_number == deal], now)
             deal = None
     if rows:
         DealEvent.objects.bulk_create(rows)
 
 
-def _close(table: Table, number: int, rows: list[DealEvent], now) -> None:
-    """The deal's pot, rake and winners, from its awards."""
-    awards = [e for e in _deal_events(table, number, rows) if e["type"] in AWARDS]
+def _close(table: Table, number: int, new: list[dict], now) -> None:
+    """The deal's pot, rake and winners, from its awards: those stored, and those of this action."""
+    kinds = [kind.type for kind in AWARDS]
+    stored = DealEvent.objects.filter(table=table, deal_number=number, event__type__in=kinds)
+    awards = [*stored.values_list("event", flat=True), *(e for e in new if e["type"] in kinds)]
     Deal.objects.filter(table=table, number=number).update(
         ended_at=now,
-        pot=max((int(e.get("pot") or 0) for e in awards), default=0),
-        rake=sum(int(e.get("rake") or 0) for e in awards),
-        winners=[w for e in awards for w in (e.get("winners") or [])],
+        pot=max((e["pot"] for e in awards), default=0),
+        rake=sum(e["rake"] for e in awards),
+        winners=[w for e in awards for w in e["winners"]],
     )
-
-
-def _deal_events(table: Table, number: int, rows: list[DealEvent]):
-    """The deal's awards so far: those stored, then this action's (not yet inserted)."""
-    yield from DealEvent.objects.filter(
-        table=table, deal_number=number, event__type__in=AWARDS
-    ).values_list("event", flat=True)
-    for row in rows:
-        if row.deal_number == number:
-            yield row.event

@@ -12,6 +12,7 @@ from wallet.models import TransferKind
 from wallet.services import AccountRef, Movement
 
 from ..engine import play
+from ..engine.events import SeatVacated
 from ..state_io import Chips
 
 
@@ -33,7 +34,7 @@ def movements(
         return [_move(TransferKind.ADD_CHIPS, AccountRef.balance(int(player)), _stack(player, table_id), added,
                       f"{key}:add:{player}", table_id)]  # fmt: skip
 
-    vacated = {str(e["player"]): int(e.get("stack", 0)) for e in events if e["type"] == "seat_vacated"}
+    vacated = {event.player: event.stack for event in events if isinstance(event, SeatVacated)}
     final = dict(after.stacks)
     for player in before.stacks:
         if player not in after.stacks:
