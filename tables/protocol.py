@@ -153,6 +153,9 @@ def _is_int(value) -> bool:
 
 
 def _shown(value) -> str:
-    """A client's value in an error message: short, whatever was sent."""
+    """A client's value in an error message: short, whatever was sent (a list or object only by its kind: its repr
+    could be a thousand levels deep)."""
+    if isinstance(value, (list, dict)):
+        return "a list" if isinstance(value, list) else "an object"
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."

@@ -18,9 +18,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def statements(fn, *args, **kwargs) -> list[str]:
+    """The statements the call ran, without BEGIN and COMMIT (SQLite's driver logs them, psycopg's does not)."""
     with CaptureQueriesContext(connection) as captured:
         fn(*args, **kwargs)
-    return [q["sql"] for q in captured.captured_queries]
+    return [q["sql"] for q in captured.captured_queries if q["sql"] not in ("BEGIN", "COMMIT")]
 
 
 def seated_deal(table, users):
@@ -36,8 +37,7 @@ def whose_turn(table, users):
     return users[state_of(table.pk).turn]
 
 
-# Statements of each kind of action, counted on the door's transaction (BEGIN and COMMIT are not statements
-# Django runs). Lock (with the stored reply looked up in the same statement) + state write + events + reply.
+# Statements of each kind of action in the door's transaction, besides its BEGIN and COMMIT. Lock (with the stored reply looked up in the same statement) + state write + events + reply.
 MOVE_WITHOUT_CHIPS = 4  # lock, events, state, reply
 MOVE_WITH_CHIPS = 7  # the same + the ledger batch: lock accounts, insert transfers, update balances
 

@@ -18,7 +18,8 @@ def refused(frame, code):
     [
         ("not json", "bad_json"),
         ("[1, 2]", "bad_json"),
-        ('{"type": "sit", "amount": ' + "[" * 1000 + "]" * 1000 + "}", "bad_json"),  # deep nesting
+        ('{"type": "sit", "amount": ' + "[" * 1000 + "]" * 1000 + "}", "bad_field"),  # deep, yet parsed
+        ('{"type": "sit", "amount": ' + "[" * 1100 + "]" * 1100 + "}", "bad_json"),  # deeper than orjson goes
         ('{"type": "chat", "text": "' + "x" * 5000 + '"}', "bad_json"),  # a huge frame
         ('{"type": "bet", "amount": 10, "id": "a\\u0000b"}', "bad_field"),  # NUL in an id
         ('{"type": "bet", "amount": 10, "id": 5}', "bad_field"),
@@ -34,7 +35,7 @@ def refused(frame, code):
         ('{"type": "open"}', "bad_field"),
         ('{"type": "bet", "amount": 10, "seat": 2}', "bad_field"),
         ('{"type": "fold", "table": 8}', "wrong_table"),
-        ('{"type": "bet", "amount": 99999999999999999999999}', "bad_json"),  # beyond 64 bits
+        ('{"type": "bet", "amount": 99999999999999999999999}', "bad_field"),  # beyond 64 bits: a float
     ],
 )
 def test_a_bad_frame_is_refused_with_its_code(frame, code):
