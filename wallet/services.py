@@ -7,6 +7,7 @@ the table (staff, bots, 20 to 100 antes). Every service is atomic on its own and
 transaction; a refused movement raises `WalletError` and moves nothing, leaving the caller's transaction usable.
 """
 
+from functools import wraps
 from uuid import uuid4
 
 from django.db import transaction
@@ -71,6 +72,22 @@ def _move_one(kind, source: AccountRef, destination: AccountRef, amount: int, ke
         return move([movement])[0]
 
 
+def _durable(service):
+    """The service's commit waits for the disk, whatever the connection's default (the table server's actions
+    commit asynchronously: config/settings/base.py), so a staff credit or debit is never lost to a crash."""
+
+    @wraps(service)
+    def durably(*args, **kwargs):
+        with transaction.atomic():
+            connection = transaction.get_connection()
+            if connection.vendor == "postgresql":
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL synchronous_commit TO on")
+            return service(*args, **kwargs)
+
+    return durably
+
+
 def _check_staff(staff):
     if staff is None or not getattr(staff, "is_staff", False) or not getattr(staff, "is_active", False):
         raise WalletError("Only an active staff member may credit or debit a balance.")
@@ -92,6 +109,7 @@ def _check_player(user):
     return user
 
 
+@_durable
 def credit(user, amount: int, *, reason: str, staff, key: str | None = None) -> Transfer:
     """Staff give a player chips from the treasury, with a reason recorded against them."""
     _check_player(user)
@@ -106,6 +124,7 @@ def credit(user, amount: int, *, reason: str, staff, key: str | None = None) -> 
     )
 
 
+@_durable
 def debit(user, amount: int, *, reason: str, staff, key: str | None = None) -> Transfer:
     """Staff take chips from a player's balance back to the treasury."""
     _check_player(user)

@@ -96,6 +96,13 @@ elif env_bool("DB_POOL", True):
     # the odd sync view thread; a Celery worker process on its one. DB_POOL_MAX_SIZE bounds each process's
     # connections (processes × max ≤ PostgreSQL's max_connections). CONN_MAX_AGE must stay 0 with a pool.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # A table action commits without waiting for its WAL to reach the disk (one fsync, ~2-7 ms here, was most of
+    # an action). A PostgreSQL crash (not an app crash) may then lose the last fraction of a second of actions,
+    # each whole, state and chips together: nothing is ever half-written. Staff credits and debits commit durably
+    # (wallet/services.py). DB_SYNCHRONOUS_COMMIT=on makes every commit wait.
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
+        f"-c synchronous_commit={os.environ.get('DB_SYNCHRONOUS_COMMIT', 'off')}"
+    )
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "1")),
         "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "4")),

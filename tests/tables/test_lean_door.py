@@ -108,3 +108,17 @@ def test_stored_replies_are_pruned_after_their_time(classic_table, players, sett
     services.stand(classic_table.pk, ann, client_id="new")
     assert services.prune_replies() == 1
     assert list(ClientMessage.objects.values_list("client_id", flat=True)) == ["new"]
+
+
+def test_table_actions_commit_asynchronously_and_staff_credits_durably(players, staff):
+    """A table action need not wait for the disk (lost only whole, with its chips, on a PostgreSQL crash); a staff
+    credit always does."""
+    if connection.vendor != "postgresql":
+        pytest.skip("synchronous_commit is PostgreSQL's: set DATABASE_URL")
+    from wallet.services import credit
+
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone()[0] == "off"
+    sql = statements(credit, players[0], 5, reason="a prize", staff=staff)
+    assert sql[0] == "SET LOCAL synchronous_commit TO on", sql
