@@ -42,7 +42,7 @@ INSTALLED_APPS = [
     "accounts",
     "wallet",
     "tables",
-    "tables.bots",
+    "bots",
     "lobby",
 ]
 
@@ -179,7 +179,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-clocks": {"task": "tables.tasks.sweep_overdue_clocks", "schedule": timedelta(seconds=1)},
     "stand-up-offline-players": {"task": "tables.tasks.stand_up_offline_players", "schedule": timedelta(seconds=5)},
     "close-idle-tables": {"task": "lobby.tasks.close_idle_tables", "schedule": timedelta(seconds=60)},
-    "keep-bot-tables": {"task": "tables.bots.tasks.keep_bot_tables", "schedule": timedelta(seconds=10)},
+    "keep-bot-tables": {"task": "bots.tasks.keep_bot_tables", "schedule": timedelta(seconds=10)},
 }
 
 LOGGING = {
