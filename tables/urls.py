@@ -5,5 +5,4 @@ from . import views
 app_name = "tables"
 urlpatterns = [
     path("<int:table_id>/", views.table_page, name="table"),
-    path("balance/", views.balance, name="balance"),
 ]
