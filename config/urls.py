@@ -13,6 +13,6 @@ urlpatterns = [
     path("", include("wallet.urls")),
     # The balance lived with the tables before; a table page opened before the move still asks there.
     path("tables/balance/", RedirectView.as_view(pattern_name="wallet:balance", permanent=True)),
-    path("tables/", include("tables.urls")),
+    path("", include("tables.urls")),
     path("", include("lobby.urls")),
 ]
