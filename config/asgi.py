@@ -4,7 +4,9 @@ import os
 
 from django.core.asgi import get_asgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+# daphne runs this in production: without DJANGO_SETTINGS_MODULE it gets the production settings (which refuse to
+# start without SECRET_KEY), never the debug ones. `manage.py` (and so `serve`) keeps the development default.
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402

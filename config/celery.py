@@ -8,7 +8,10 @@ import os
 
 from celery import Celery
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.base")
+# `celery -A config worker|beat` runs this in production: without DJANGO_SETTINGS_MODULE it gets the production
+# settings (which refuse to start without SECRET_KEY), never the debug ones. Everything importing the `config`
+# package passes here first (config/__init__.py), so this is the default daphne's import of config.asgi meets too.
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
 
 app = Celery("svara")
 app.config_from_object("django.conf:settings", namespace="CELERY")

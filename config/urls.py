@@ -10,7 +10,9 @@ urlpatterns = [
     path("favicon.ico", RedirectView.as_view(url=lazy(static, str)("img/favicon.svg"), permanent=True)),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
-    path("finance/", include("wallet.urls")),
-    path("tables/", include("tables.urls")),
+    path("", include("wallet.urls")),
+    # The balance lived with the tables before; a table page opened before the move still asks there.
+    path("tables/balance/", RedirectView.as_view(pattern_name="wallet:balance", permanent=True)),
+    path("", include("tables.urls")),
     path("", include("lobby.urls")),
 ]

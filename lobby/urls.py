@@ -7,6 +7,4 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("create/", views.create_table, name="create"),
     path("quick-seat/", views.quick_seat, name="quick_seat"),
-    path("count/", views.count_page, name="count"),
-    path("count/points/", views.count_points, name="count_points"),
 ]

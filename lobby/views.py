@@ -1,21 +1,18 @@
-"""The lobby (open tables, create a table, quick seat) and "Count the hand".
+"""The lobby: open tables, create a table, quick seat.
 
 Views stay thin: tables are created and found through `tables.services` and `tables.selectors` (the table
-server's door); points come from the engine's `hand_points`.
+server's door).
 """
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tables import selectors, services
-from tables.engine.cards import FAMILIES, CardError, deck, format_hand, parse_hand, wild_card
-from tables.engine.points import hand_points
 
 from .forms import CreateTableForm, QuickSeatForm
 
@@ -70,50 +67,3 @@ def quick_seat(request):
         return redirect("lobby:lobby")
     best = max(fitting, key=lambda t: (t["seats_taken"], -t["id"]))
     return redirect(f"{best['url']}#sit")
-
-
-# --- Count the hand ---------------------------------------------------------------------------------------------
-
-
-def count_hand(family: str, cards_text: str) -> dict:
-    """{"family", "cards", "points", "name"} for a hand given as text ("Ah Kh 6c"); CardError with a clear message
-    for anything that is not three distinct cards of the family's deck."""
-    if family not in FAMILIES:
-        raise CardError(f"no such family: {family!r} (one of {', '.join(FAMILIES)})")
-    cards = parse_hand(cards_text or "")
-    if len(cards) != 3:
-        raise CardError(f"a hand is three cards, not {len(cards)}")
-    points, name = hand_points(family, cards)
-    return {"family": family, "cards": format_hand(cards).split(), "points": points, "name": name}
-
-
-@require_GET
-def count_page(request):
-    """The page; with ?family=&cards= it also scores the hand server-side (works without JavaScript)."""
-    family = request.GET.get("family", "classic")
-    cards_text = request.GET.get("cards", "")
-    result = error = None
-    if "cards" in request.GET:
-        try:
-            result = count_hand(family, cards_text)
-        except CardError as exc:
-            error = str(exc)
-    if family not in FAMILIES:
-        family = "classic"
-    context = {
-        "family": family,
-        "cards_text": cards_text,
-        "result": result,
-        "error": error,
-        "decks": {f: {"cards": [str(c) for c in deck(f)], "wild": str(wild_card(f))} for f in FAMILIES},
-    }
-    return render(request, "count/count.html", context, status=400 if error else 200)
-
-
-@require_GET
-def count_points(request):
-    """JSON: GET ?family=classic&cards=Ah+Kh+6c → {"points", "name", "cards", "family"}, or 400 {"error"}."""
-    try:
-        return JsonResponse(count_hand(request.GET.get("family", ""), request.GET.get("cards", "")))
-    except CardError as exc:
-        return JsonResponse({"error": str(exc)}, status=400)

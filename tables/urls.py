@@ -4,6 +4,8 @@ from . import views
 
 app_name = "tables"
 urlpatterns = [
-    path("<int:table_id>/", views.table_page, name="table"),
-    path("balance/", views.balance, name="balance"),
+    path("tables/<int:table_id>/", views.table_page, name="table"),
+    # "Count the hand" keeps the short public address the top bar links to.
+    path("count/", views.count_page, name="count"),
+    path("count/points/", views.count_points, name="count_points"),
 ]

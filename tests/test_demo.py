@@ -5,7 +5,7 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from tables.bots.services import bots_at
+from bots.services import bots_at
 from tables.models import Table, TableStatus
 from wallet.selectors import balance_of
 

@@ -69,3 +69,67 @@ def test_database_url_and_redis_url_switch_to_postgresql_and_redis():
         "channels_redis.core.RedisChannelLayer",
         "redis://127.0.0.1:6379/0",
     ]
+
+
+# --- the production entry points never fall back to the debug settings ------------------------------------------
+
+ASGI_PROBE = "import config.asgi; from django.conf import settings; print(settings.SETTINGS_MODULE, settings.DEBUG)"
+
+
+def without_settings(**extra: str) -> dict[str, str]:
+    """The environment of a process started from the Procfile by someone who forgot DJANGO_SETTINGS_MODULE, with
+    DEBUG=1 left over from development to show it is not obeyed."""
+    drop = {"DJANGO_SETTINGS_MODULE", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    env.update(DEBUG="1", **extra)
+    return env
+
+
+def run_python(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_the_asgi_entry_point_without_settings_or_secret_key_refuses_to_start():
+    result = run_python("-c", ASGI_PROBE, env=without_settings())
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr and "SECRET_KEY" in result.stderr
+
+
+def test_the_asgi_entry_point_without_settings_runs_production_with_debug_off():
+    result = run_python("-c", ASGI_PROBE, env=without_settings(SECRET_KEY="k" * 50))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["config.settings.production", "False"]
+
+
+def test_the_asgi_entry_point_refuses_the_public_development_secret_key():
+    from config.settings.base import _DEV_SECRET_KEY
+
+    result = run_python("-c", ASGI_PROBE, env=without_settings(SECRET_KEY=_DEV_SECRET_KEY))
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr
+
+
+def test_celery_from_the_procfile_without_settings_or_secret_key_refuses_to_start():
+    # `celery report` loads the app and its Django settings exactly as `celery -A config worker|beat` does.
+    result = run_python("-m", "celery", "-A", "config", "report", env=without_settings())
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stdout + result.stderr
+    assert "DEBUG: True" not in result.stdout
+
+
+def test_celery_from_the_procfile_without_settings_runs_production_with_debug_off():
+    result = run_python("-m", "celery", "-A", "config", "report", env=without_settings(SECRET_KEY="k" * 50))
+    assert result.returncode == 0, result.stderr
+    assert "DEBUG: False" in result.stdout
+    assert "SECURE_SSL_REDIRECT: True" in result.stdout  # only the production settings set it
+
+
+def test_the_procfile_release_commands_run_the_production_settings_unless_told_otherwise():
+    """`manage.py` keeps the development default, so the release line must name the production settings."""
+    release = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("release:"))
+    assert 'DJANGO_SETTINGS_MODULE="${DJANGO_SETTINGS_MODULE:-config.settings.production}"' in release
+    script = release.removeprefix("release:").split("&&")[0] + " && echo $DJANGO_SETTINGS_MODULE"
+    result = subprocess.run(["sh", "-c", script], env=without_settings(), capture_output=True, text=True)
+    assert result.stdout.strip() == "config.settings.production"

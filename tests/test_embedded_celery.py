@@ -14,7 +14,7 @@ import json, os, time, django
 django.setup()
 from celery import shared_task
 from config.celery import app
-from lobby.management.commands.serve import start_embedded_celery
+from embedded.celery_threads import start_embedded_celery
 
 fired = {}
 

@@ -1,15 +1,30 @@
-"""Finance pages for staff: thin views over wallet.reports and wallet.selectors; `?format=csv` exports each."""
+"""Thin views over wallet.reports and wallet.selectors: the signed-in player's own balance (JSON), and the finance
+pages for staff (`?format=csv` exports each)."""
 
 import csv
 
 from django.contrib.admin.views.decorators import staff_member_required
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.views.decorators.http import require_GET
 
 from . import reports
 from .forms import DateRangeForm, StatementForm
 from .models import AccountKind, LedgerAccount
-from .selectors import chips_in_circulation, statement
+from .selectors import balance_of, chips_in_circulation, statement
+
+# --- the player's own chips -------------------------------------------------------------------------------------
+
+
+@require_GET
+def balance(request):
+    """The signed-in player's chip balance, for the top bar after a buy-in or a cash-out."""
+    if not request.user.is_authenticated:
+        return JsonResponse({"error": "Log in to see your balance."}, status=401)
+    return JsonResponse({"balance": balance_of(request.user)})
+
+
+# --- finance pages for staff ------------------------------------------------------------------------------------
 
 
 def _csv(filename: str, header: list[str], rows) -> HttpResponse:

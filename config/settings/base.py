@@ -23,7 +23,9 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-change-me-in-production-0123456789")
+# Public, for the embedded run and tests only; the production settings refuse it.
+_DEV_SECRET_KEY = "dev-only-insecure-key-change-me-in-production-0123456789"
+SECRET_KEY = os.environ.get("SECRET_KEY", _DEV_SECRET_KEY)
 DEBUG = env_bool("DEBUG", True)
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
@@ -44,8 +46,9 @@ INSTALLED_APPS = [
     "accounts",
     "wallet",
     "tables",
-    "tables.bots",
+    "bots",
     "lobby",
+    "embedded",
 ]
 
 MIDDLEWARE = [
@@ -200,7 +203,7 @@ CELERY_BEAT_SCHEDULE = {
     "stand-up-offline-players": {"task": "tables.tasks.stand_up_offline_players", "schedule": timedelta(seconds=5)},
     "prune-replies": {"task": "tables.tasks.prune_replies", "schedule": timedelta(seconds=60)},
     "close-idle-tables": {"task": "lobby.tasks.close_idle_tables", "schedule": timedelta(seconds=60)},
-    "keep-bot-tables": {"task": "tables.bots.tasks.keep_bot_tables", "schedule": timedelta(seconds=10)},
+    "keep-bot-tables": {"task": "bots.tasks.keep_bot_tables", "schedule": timedelta(seconds=10)},
 }
 
 LOGGING = {

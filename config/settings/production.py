@@ -1,15 +1,24 @@
 """Production: several daphne processes, a Celery worker and beat, PostgreSQL and Redis.
 
 Reads SECRET_KEY, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS, DATABASE_URL, REDIS_URL and the EMAIL_* variables.
+The ASGI and Celery entry points (config/asgi.py, config/celery.py) fall back to these settings, never to the
+debug ones: a process started without DJANGO_SETTINGS_MODULE either runs with DEBUG off or, with no SECRET_KEY,
+refuses to start.
 """
 
 import os
 
+from django.core.exceptions import ImproperlyConfigured
+
 from .base import *  # noqa: F401,F403
-from .base import STORAGES, env_bool
+from .base import _DEV_SECRET_KEY, STORAGES, env_bool
 
 DEBUG = False
-SECRET_KEY = os.environ["SECRET_KEY"]
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY or SECRET_KEY == _DEV_SECRET_KEY:
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set to a secret of your own: the production settings refuse to start without it."
+    )
 STORAGES["staticfiles"] = {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

@@ -8,10 +8,10 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.utils import timezone
 
+from bots import services as bots
+from bots import tasks
+from bots.models import BotPlayer, BotTable, BotTablePolicy
 from tables import services as door
-from tables.bots import services as bots
-from tables.bots import tasks
-from tables.bots.models import BotPlayer, BotTable, BotTablePolicy
 from tables.engine.play import TableState
 from tables.models import Deal, Table
 from wallet import services as wallet
@@ -250,7 +250,7 @@ def test_table_changed_schedules_the_bot_with_a_human_pause(ann, pool, settings)
             while True:
                 message = queue.get(timeout=1)
                 message.ack()
-                if message.headers.get("task") == "tables.bots.tasks.bot_act":
+                if message.headers.get("task") == "bots.tasks.bot_act":
                     found.append((message.payload[0], datetime.fromisoformat(message.headers["eta"])))
         except queue.Empty:
             pass
@@ -276,3 +276,15 @@ def test_a_table_that_allows_bots_but_seats_only_people_pays_rake_S8(ann, staff,
     assert deal.pot > 20 and deal.rake > 0
     assert Transfer.objects.filter(kind=TransferKind.RAKE, table_id=table.pk).exists()
     audit_clean()
+
+
+def test_tasks_queued_under_the_old_tables_bots_names_still_reach_the_bots(monkeypatch):
+    """The app moved from tables/bots/ to bots/: a move queued by a process of the old layout must still run."""
+    from config.celery import app
+
+    calls = []
+    monkeypatch.setattr(bots, "bot_act", lambda *args: calls.append(("bot_act", args)) or [])
+    monkeypatch.setattr(bots, "keep_bot_tables", lambda: calls.append(("keep_bot_tables",)) or {})
+    app.tasks["tables.bots.tasks.bot_act"](7, 3, 1)
+    app.tasks["tables.bots.tasks.keep_bot_tables"]()
+    assert calls == [("bot_act", (7, 3, 1)), ("keep_bot_tables",)]

@@ -324,7 +324,7 @@ def test_the_dealer_button_and_a_looked_players_double_reads_bet_unblind_section
 
 
 def test_a_bot_at_the_table_wears_its_badge(browser, staff, django_user_model, artifacts):
-    from tables.bots.services import fund_bots, seat_bot
+    from bots.services import fund_bots, seat_bot
     from tables.services import create_table
 
     with start_live_server() as server:

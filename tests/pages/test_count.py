@@ -5,7 +5,7 @@ from django.urls import reverse
 
 
 def points_of(client, family, cards):
-    return client.get(reverse("lobby:count_points"), {"family": family, "cards": cards})
+    return client.get(reverse("tables:count_points"), {"family": family, "cards": cards})
 
 
 @pytest.mark.parametrize(
@@ -52,7 +52,7 @@ def test_count_endpoint_refuses_bad_hands_with_a_clear_error(client, family, car
 
 
 def test_count_page_lists_both_decks_and_scores_without_javascript(client):
-    response = client.get(reverse("lobby:count"), {"family": "classic", "cards": "Ah Kh Qh"})
+    response = client.get(reverse("tables:count"), {"family": "classic", "cards": "Ah Kh Qh"})
     assert response.status_code == 200
     html = response.content.decode()
     assert "top trynki" in html
@@ -62,15 +62,22 @@ def test_count_page_lists_both_decks_and_scores_without_javascript(client):
 
 
 def test_count_page_shows_the_error_for_a_bad_hand(client):
-    response = client.get(reverse("lobby:count"), {"family": "classic", "cards": "Ah Ah"})
+    response = client.get(reverse("tables:count"), {"family": "classic", "cards": "Ah Ah"})
     assert response.status_code == 400
     assert "a hand is three cards, not 2" in response.content.decode()
 
 
 def test_count_page_keeps_a_refused_typed_hand_open_with_its_error(client):
-    response = client.get(reverse("lobby:count"), {"family": "bulgarian", "cards": "6s 7h 8h"})
+    response = client.get(reverse("tables:count"), {"family": "bulgarian", "cards": "6s 7h 8h"})
     assert response.status_code == 400
     html = response.content.decode()
     assert "6♠ is not in the bulgarian deck" in html
     assert '<details class="card count-type" open>' in html
     assert 'value="6s 7h 8h"' in html
+
+
+@pytest.mark.django_db
+def test_the_counter_keeps_its_public_address_the_top_bar_links_to(client):
+    assert reverse("tables:count") == "/count/"
+    assert reverse("tables:count_points") == "/count/points/"
+    assert 'href="/count/"' in client.get("/").content.decode()

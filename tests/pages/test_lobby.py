@@ -83,9 +83,3 @@ def test_table_page_renders_and_unknown_table_is_404(client, player):
     assert response.status_code == 200
     assert f'data-ws-path="/ws/tables/{table.pk}/"' in response.content.decode()
     assert client.get("/tables/999999/").status_code == 404
-
-
-def test_balance_endpoint_needs_a_login(client, player):
-    assert client.get(reverse("tables:balance")).status_code == 401
-    client.force_login(player)
-    assert client.get(reverse("tables:balance")).json() == {"balance": 0}

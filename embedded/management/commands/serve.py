@@ -1,37 +1,15 @@
 """Serve the whole platform from one process: daphne (HTTP and WebSockets), a Celery worker and Celery beat.
 
 This is the embedded default of `python3 make.py run`: with no REDIS_URL the broker is kombu's in-memory
-transport, which only works when the worker lives in the same process. Timed tasks really wait for their
-countdown (eager mode would run them at once, which is wrong for clocks). With REDIS_URL set, run daphne, the
-worker and beat as separate processes instead (see the Procfile).
+transport, so the worker and beat run as threads here (`embedded.celery_threads`). With REDIS_URL set, run daphne,
+the worker and beat as separate processes instead (see the Procfile).
 """
 
-import tempfile
-import threading
-from pathlib import Path
-
-from celery.beat import EmbeddedService
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from config.celery import app as celery_app
-
-
-def start_embedded_celery(concurrency: int = 4) -> None:
-    """Start a Celery worker and beat as threads of this process."""
-    worker = celery_app.WorkController(
-        pool_cls="threads",
-        concurrency=concurrency,
-        loglevel="WARNING",
-        without_heartbeat=True,
-        without_mingle=True,
-        without_gossip=True,
-    )
-    threading.Thread(target=worker.start, name="celery-worker", daemon=True).start()
-    schedule = Path(tempfile.mkdtemp(prefix="svara-beat-")) / "schedule"
-    beat = EmbeddedService(celery_app, thread=True, schedule_filename=str(schedule))
-    beat.start()
+from embedded.celery_threads import start_embedded_celery
 
 
 class Command(BaseCommand):

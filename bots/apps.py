@@ -4,7 +4,7 @@ from django.apps import AppConfig
 class BotsConfig(AppConfig):
     """The platform's bots: they keep bot tables open and play through the same door as people."""
 
-    name = "tables.bots"
+    name = "bots"
     label = "bots"
     default_auto_field = "django.db.models.BigAutoField"
 

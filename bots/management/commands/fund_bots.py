@@ -11,7 +11,7 @@ class Command(BaseCommand):
         parser.add_argument("--key", help="idempotency key: running again with the same key moves nothing more")
 
     def handle(self, *args, amount, key=None, **options):
-        from tables.bots.services import fund_bots
+        from bots.services import fund_bots
 
         try:
             balance = fund_bots(amount, key=key)

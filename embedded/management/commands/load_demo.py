@@ -6,8 +6,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from tables.bots import services as bots
-from tables.bots.models import BotTablePolicy
+from bots import services as bots
+from bots.models import BotTablePolicy
 from tables.models import Table, TableStatus
 from tables.services import create_table
 from wallet import services as wallet
