@@ -40,22 +40,3 @@ class Seat:
     @property
     def has_looked(self) -> bool:
         return self.opened != 0
-
-
-# The stored row of a seat (TableState.dumps writes it, spelt out for speed): these fields in this order, null for
-# an empty seat.
-STORED_ROW = (
-    "player", "name", "stack", "sitting_out", "ready", "leaving", "in_deal", "cards", "opened", "level", "folded",
-    "all_in", "blind", "shown", "unseen", "choice",
-)
-_new = object.__new__
-
-
-def seat_from_row(row: list) -> Seat:
-    """The Seat of a stored row, built without re-validating (it is on every load)."""
-    seat = _new(Seat)
-    (
-        seat.player, seat.name, seat.stack, seat.sitting_out, seat.ready, seat.leaving, seat.in_deal, seat.cards,
-        seat.opened, seat.level, seat.folded, seat.all_in, seat.blind, seat.shown, seat.unseen, seat.choice,
-    ) = row
-    return seat
