@@ -55,8 +55,7 @@ def _seat_from_row_4(row: list) -> Seat:
         seat.player, seat.name, seat.stack, seat.sitting_out, seat.ready, seat.leaving, seat.in_deal, seat.cards,
         seat.opened, seat.level, seat.folded, seat.all_in, seat.blind, seat.shown, seat.unseen, seat.choice,
     ) = row
-    if hasattr(Seat, "bot"):
-        seat.bot = False
+    seat.bot = False  # format 4 kept the table's has_bot only (derived from the seats since)
     return seat
 
 
@@ -69,16 +68,13 @@ def loads_4(text: str) -> TableState:
             or data[0] != 4:
         raise ValueError("not a stored table state of format 4")
     state = _new(TableState)
-    values = {}
     (
-        _, state.version, state.family, state.ante, values["has_bot"], state.pot, state.rake_taken, state.button,
+        _, state.version, state.family, state.ante, _has_bot, state.pot, state.rake_taken, state.button,
         state.dealer, state.deal_no, state.phase, state.turn, state.bet_level, state.cap, state.blind_last,
         state.must_open, state.first_move, state.pending, state.last_caller, state.last_checker,
         state.antes_only, state.best, state.svara_chain, state.price, state.svara_pot, state.svara_dealer,
         state.order, state.show_queue, state.tied, state.offers, state.buyers, state.result, rows,
     ) = data
-    if "has_bot" in TableState.__slots__:
-        state.has_bot = values["has_bot"]
     state._legals = None
     if (type(state.family) is not str or state.family not in ("classic", "bulgarian") or type(state.phase) is not str
             or state.phase not in _PHASES or type(state.version) is not int or type(rows) is not list):

@@ -77,8 +77,8 @@ def create_table(user, family, ante, seats, bots_allowed=False) -> Table:
         raise DoorError("out_of_range", f"A {family} table has {low} to {high} seats, not {seats!r}.")
     if not isinstance(bots_allowed, bool):
         raise DoorError("bad_field", "Whether bots may sit must be true or false.")
-    # No bot sits yet: the engine learns of one when it sits (see `_apply`), not from `bots_allowed`.
-    state = play.TableState.new(family, ante, seats, has_bot=False)
+    # No bot sits yet: the engine learns of one when it sits (`_sit_action`), not from `bots_allowed`.
+    state = play.TableState.new(family, ante, seats)
     with transaction.atomic():
         table = Table.objects.create(
             family=family,
@@ -431,7 +431,8 @@ def _sit_action(table, state, user, seat, wanted_seat, amount):
         raise DoorError("out_of_range", f"This table has seats 0 to {table.seats - 1}, not {wanted_seat}.")
     elif wanted_seat not in free:
         raise DoorError("seat_taken", f"Seat {wanted_seat} is taken.")
-    return play.Action("sit", seat=wanted_seat, player=str(user.pk), name=user.table_name, amount=amount)
+    # RULES §8: no rake at a table where a bot sits (the engine's seat remembers it), not merely where one may sit.
+    return play.Action("sit", seat=wanted_seat, player=str(user.pk), name=user.table_name, amount=amount, bot=user.is_bot)
 
 
 def _check_add_chips(table, state, seat, amount):
@@ -489,9 +490,6 @@ def _apply(table: Table, state, engine_action, actor) -> list[dict]:
     old_seats = set(before.seats.items())
     # Everybody whose chips this action may move: the seated, and whoever sits down now (one query).
     users = _users_by_id({*before.stacks, *([str(engine_action.player)] if engine_action.player else [])})
-    # RULES §8: no rake at a table where a bot sits — not merely where one may sit, or people would tick
-    # "bots may sit" to play rake-free. A bot leaving mid-deal keeps its seat, and so the flag, to the deal's end.
-    state.has_bot = any(users[player].is_bot for player in before.stacks)
     rng = _rng_for(table)
     try:
         events = state.apply(engine_action, rng=rng) if rng is not None else state.apply(engine_action)

@@ -50,7 +50,7 @@ class TableState(BettingMixin, ShowdownMixin):
 
     # ----------------------------------------------------------------- creation and storage
     @classmethod
-    def new(cls, family: str, ante: int, seats: int, *, has_bot: bool = False) -> TableState:
+    def new(cls, family: str, ante: int, seats: int) -> TableState:
         if family not in FAMILIES:
             raise ValueError(f"no such family: {family!r} (one of {', '.join(FAMILIES)})")
         if not isinstance(ante, int) or isinstance(ante, bool) or ante < 1:
@@ -60,7 +60,6 @@ class TableState(BettingMixin, ShowdownMixin):
         state = cls.__new__(cls)
         state.family = family
         state.ante = ante
-        state.has_bot = bool(has_bot)
         state.version = 0
         state.seats = [Seat() for _ in range(seats)]
         state.pot = 0
@@ -120,6 +119,12 @@ class TableState(BettingMixin, ShowdownMixin):
         except TypeError as error:
             raise ValueError(f"not a stored table state: {error}") from None
         return storage.build(cls, _loads(text))
+
+    @property
+    def has_bot(self) -> bool:
+        """A bot holds a seat (RULES §8: no rake at a table with a bot). A bot that stands up mid-deal keeps his
+        seat, and so counts, until the deal's end vacates it."""
+        return any(s.bot for s in self.seats)
 
     @property
     def last_result(self) -> dict | None:
@@ -206,6 +211,8 @@ class TableState(BettingMixin, ShowdownMixin):
         if any(s.player == player for s in self.seats):
             raise IllegalAction("you already sit at this table")
         name = action.name if action.name is not None else player
+        if type(action.bot) is not bool:
+            raise IllegalAction("whether the player is a bot is true or false")
         if not isinstance(name, str) or not name.strip():
             raise IllegalAction("a name is needed to sit")
         low, high = MIN_BUY_IN_ANTES * self.ante, MAX_STACK_ANTES * self.ante
@@ -213,7 +220,7 @@ class TableState(BettingMixin, ShowdownMixin):
             raise IllegalAction(
                 f"sitting down costs {low} to {high} chips ({MIN_BUY_IN_ANTES} to {MAX_STACK_ANTES} antes)")
         s = self.seats[seat]
-        s.player, s.name, s.stack = player, name, amount
+        s.player, s.name, s.stack, s.bot = player, name, amount, action.bot
         s.sitting_out = s.ready = s.leaving = False
         s.clear_deal()
         self._events.append(Seated(seat, player, name, amount))

@@ -7,7 +7,7 @@ ALL_OPENED = 0b111  # `opened` is a bitmask of the three cards' indexes
 
 class Seat:
     __slots__ = (
-        "player", "name", "stack", "sitting_out", "ready", "leaving",
+        "player", "name", "bot", "stack", "sitting_out", "ready", "leaving",
         # the running deal (or svara):
         "in_deal", "cards", "opened", "level", "folded", "all_in", "blind", "shown", "unseen", "choice",
     )
@@ -15,6 +15,7 @@ class Seat:
     def __init__(self) -> None:
         self.player: str | None = None
         self.name: str | None = None
+        self.bot = False  # one of the platform's bots: no rake while he holds the seat (RULES §8)
         self.stack = 0
         self.sitting_out = False
         self.ready = False  # pressed "New deal" (or came back) since the last deal

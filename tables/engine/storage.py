@@ -22,13 +22,13 @@ PHASES = frozenset(("waiting", *_DEAL_PHASES))
 
 # The keys of the stored object and of each stored seat, in the order written (a test checks dumps against them).
 STATE_KEYS = (
-    "format", "version", "family", "ante", "has_bot", "pot", "rake_taken", "button", "dealer", "deal_no", "phase",
+    "format", "version", "family", "ante", "pot", "rake_taken", "button", "dealer", "deal_no", "phase",
     "turn", "bet_level", "cap", "blind_last", "must_open", "first_move", "pending", "last_caller", "last_checker",
     "antes_only", "best", "svara_chain", "price", "svara_pot", "svara_dealer", "order", "show_queue", "tied",
     "offers", "buyers", "result", "seats",
 )
 SEAT_KEYS = (
-    "player", "name", "stack", "sitting_out", "ready", "leaving", "in_deal", "cards", "opened", "level", "folded",
+    "player", "name", "bot", "stack", "sitting_out", "ready", "leaving", "in_deal", "cards", "opened", "level", "folded",
     "all_in", "blind", "shown", "unseen", "choice",
 )
 RESULT_KEYS = ("deal_no", "kind", "rake", "pot", "reason", "winners", "shown")
@@ -52,7 +52,7 @@ def dumps(state) -> str:
             continue
         cards = s.cards
         seats.append({
-            "player": s.player, "name": s.name, "stack": s.stack, "sitting_out": s.sitting_out, "ready": s.ready,
+            "player": s.player, "name": s.name, "bot": s.bot, "stack": s.stack, "sitting_out": s.sitting_out, "ready": s.ready,
             "leaving": s.leaving, "in_deal": s.in_deal,
             "cards": None if cards is None else [_NAME[cards[0]], _NAME[cards[1]], _NAME[cards[2]]],
             "opened": s.opened, "level": s.level, "folded": s.folded, "all_in": s.all_in, "blind": s.blind,
@@ -61,7 +61,7 @@ def dumps(state) -> str:
     result = state.result
     return _dumps({
         "format": STORED_FORMAT, "version": state.version, "family": state.family, "ante": state.ante,
-        "has_bot": state.has_bot, "pot": state.pot, "rake_taken": state.rake_taken, "button": state.button,
+        "pot": state.pot, "rake_taken": state.rake_taken, "button": state.button,
         "dealer": state.dealer, "deal_no": state.deal_no, "phase": state.phase, "turn": state.turn,
         "bet_level": state.bet_level, "cap": state.cap, "blind_last": state.blind_last,
         "must_open": state.must_open, "first_move": state.first_move, "pending": state.pending,
@@ -129,7 +129,6 @@ def _build(cls, data: dict):
     state.version = data["version"]
     state.family = family = data["family"]
     state.ante = data["ante"]
-    state.has_bot = data["has_bot"]
     state.pot = data["pot"]
     state.rake_taken = data["rake_taken"]
     state.button = data["button"]
@@ -176,6 +175,7 @@ def _build(cls, data: dict):
         s = _new(Seat)
         s.player = row["player"]
         s.name = row["name"]
+        s.bot = row["bot"]
         s.stack = row["stack"]
         s.sitting_out = row["sitting_out"]
         s.ready = row["ready"]

@@ -1,10 +1,15 @@
 """Stored states of format 4 (one positional JSON array) are rewritten as format 5 (one JSON object with named
 fields, cards by name: tables/engine/storage.py, docs/engine.md "Storage"), with frozen copies of the format 4
 reader and the format 5 writer: a migration must not depend on the engine as it is today. A row it cannot read
-stops the migration with the table's id (nothing is half-converted: the migration runs in one transaction)."""
+stops the migration with the table's id (nothing is half-converted: the migration runs in one transaction).
+
+Format 4 kept one `has_bot` for the table, which the door set before every action from the users seated; format 5
+keeps `bot` on each seat (the engine derives `has_bot` from the seats), so each seated player's `bot` is read from
+his user row here: the same flag the door would have set, for the same reason (RULES §8)."""
 
 import json
 
+from django.conf import settings
 from django.db import migrations
 
 # Format 4: [4, *_FIELDS_4, *_LISTS_4, result, seats]; a seat is a row of _SEAT_4, or null.
@@ -45,11 +50,13 @@ def _result_4_to_5(result: list) -> dict:
     }
 
 
-def _format_4_to_5(data: list) -> dict:
+def _format_4_to_5(data: list, bots=frozenset()) -> dict:
+    """`bots`: the player ids (user ids as text) of the bots among the seated."""
     if len(data) != 1 + len(_FIELDS_4) + len(_LISTS_4) + 2:
         raise ValueError(f"a format 4 state has {1 + len(_FIELDS_4) + len(_LISTS_4) + 2} entries, not {len(data)}")
     converted = {"format": 5}
     converted.update(zip(_FIELDS_4 + _LISTS_4, data[1:-2], strict=True))
+    del converted["has_bot"]  # derived from the seats in format 5
     result, rows = data[-2], data[-1]
     converted["result"] = None if result is None else _result_4_to_5(result)
     seats = []
@@ -59,7 +66,8 @@ def _format_4_to_5(data: list) -> dict:
             continue
         if len(row) != len(_SEAT_4):
             raise ValueError(f"a format 4 seat has {len(_SEAT_4)} fields, not {len(row)}")
-        seat = dict(zip(_SEAT_4, row, strict=True))
+        values = dict(zip(_SEAT_4, row, strict=True))
+        seat = {"player": values.pop("player"), "name": values.pop("name"), "bot": row[0] in bots, **values}
         if seat["cards"] is not None:
             seat["cards"] = [_name(card) for card in seat["cards"]]
         seats.append(seat)
@@ -69,6 +77,8 @@ def _format_4_to_5(data: list) -> dict:
 
 def forwards(apps, schema_editor):
     Table = apps.get_model("tables", "Table")
+    User = apps.get_model(settings.AUTH_USER_MODEL)
+    bots = {str(pk) for pk in User.objects.filter(is_bot=True).values_list("pk", flat=True)}
     for table in Table.objects.all().only("pk", "state"):
         try:
             data = json.loads(table.state)
@@ -76,7 +86,7 @@ def forwards(apps, schema_editor):
             continue
         if isinstance(data, list) and data[:1] == [4]:
             try:
-                converted = _format_4_to_5(data)
+                converted = _format_4_to_5(data, bots)
             except (ValueError, IndexError, TypeError, KeyError) as error:
                 raise RuntimeError(f"table {table.pk}: its stored state of format 4 cannot be read: {error!r}") from None
             table.state = json.dumps(converted, separators=(",", ":"), ensure_ascii=False)
@@ -84,7 +94,7 @@ def forwards(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tables", "0003_state_as_text")]
+    dependencies = [("tables", "0003_state_as_text"), migrations.swappable_dependency(settings.AUTH_USER_MODEL)]
 
     # No way back: the code before this migration cannot read format 5, so undoing it must fail loudly.
     operations = [migrations.RunPython(forwards)]

@@ -68,3 +68,22 @@ def test_a_format_4_state_becomes_the_same_state_in_format_5(stored, until_waiti
 def test_a_format_4_state_it_cannot_read_is_refused(broken):
     with pytest.raises((ValueError, IndexError, TypeError, KeyError)):
         keyed._format_4_to_5(json.loads(broken))
+
+
+def test_the_seat_of_a_bot_user_becomes_a_bot_seat_section_8(db):
+    from django.apps import apps
+
+    from tables import services
+    from tables.models import Table
+
+    from .conftest import make_user
+
+    person = make_user("alice@example.com", display_name="Alice")
+    bot = make_user("bot1@bots.svara.local", is_bot=True, display_name="Bot 1")
+    table = services.create_table(person, "classic", 10, 4, True)
+    stored = MID_DEAL_FORMAT_4.replace('"7","Alice"', f'"{person.pk}","Alice"').replace('"9","Bob"', f'"{bot.pk}","Bob"')
+    Table.objects.filter(pk=table.pk).update(state=stored)
+    keyed.forwards(apps, None)
+    state = TableState.loads(Table.objects.get(pk=table.pk).state)
+    assert [s.bot for s in state.seats] == [False, False, True, False] and state.has_bot
+    assert state.seats[2].player == str(bot.pk) and state.seats[2].cards == json.loads(MID_DEAL_FORMAT_4)[-1][2][7]
