@@ -16,6 +16,7 @@ BENCHMARKS = {
     "deals": "whole deals per second through the engine (bench/deals.py)",
     "bots": "chips won per 100 deals by the strong bot in each match-up, with 95 % intervals (bench/bots.py)",
     "ledger": "chip transfers per second through the wallet vs bare row writes (bench/ledger.py)",
+    "storage": "the stored format's dumps + loads per action, keyed format 5 vs positional format 4 (bench/storage.py)",
     "door": "table actions per second through the one door (lock, engine, ledger) vs the engine alone (bench/door.py)",
 }
 

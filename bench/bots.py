@@ -85,10 +85,10 @@ def _to_action(seat: int, choice: dict) -> Action:
 
 def play_deal(family: str, kinds: list[str], deck_rng: random.Random, rngs: list[random.Random], counter) -> list[int]:
     """One deal from fresh stacks: returns every seat's result in chips."""
-    state = TableState.new(family, ANTE, len(kinds), has_bot=True)
+    state = TableState.new(family, ANTE, len(kinds))
     stack = STACK_ANTES * ANTE
     for seat in range(len(kinds)):
-        state.apply(Action("sit", seat=seat, player=str(seat + 1), name=f"p{seat}", amount=stack))
+        state.apply(Action("sit", seat=seat, player=str(seat + 1), name=f"p{seat}", amount=stack, bot=True))
     for seat in range(len(kinds)):
         state.apply(Action("new_deal", seat=seat), rng=deck_rng)
     steps = 0

@@ -40,7 +40,7 @@ def seat_of(state, user_id) -> int | None:
 
 def bot_players(state) -> set[str]:
     """The player ids of the bots seated in the state (a leaving bot keeps its seat to the deal's end)."""
-    return {str(seat.player) for seat in state.seats if seat.player is not None and getattr(seat, "bot", False)}  # TEMP-BOT
+    return {str(seat.player) for seat in state.seats if seat.player is not None and seat.bot}
 
 
 def free_seats(state) -> list[int]:

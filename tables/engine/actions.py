@@ -26,6 +26,7 @@ class Action(NamedTuple):
     card: int | None = None  # open: which card, 0..2
     player: str | None = None  # sit: the opaque player id
     name: str | None = None  # sit: the name shown at the table
+    bot: bool = False  # sit: the player is one of the platform's bots (no rake at his table, RULES §8); the door's
 
     @classmethod
     def from_dict(cls, data: dict) -> Action:

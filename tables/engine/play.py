@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import orjson
 
+from . import storage
 from .actions import KINDS, Action, Clock, IllegalAction, Legal
 from .betting import BettingMixin
 from .cards import ALL_CARDS, FAMILIES
@@ -32,37 +33,24 @@ from .events import (
     Timeout,
 )
 from .rules import CLOCK_SECONDS, MAX_SEATS, MAX_STACK_ANTES, MIN_BUY_IN_ANTES, MIN_SEATS
-from .seat import STORED_ROW, Seat, seat_from_row
+from .seat import Seat
 from .showdown import ShowdownMixin, result_of
 from .views import view_of
 
 __all__ = ["Action", "Clock", "IllegalAction", "Legal", "TableState", "MAX_SEATS"]
 
-STORED_FORMAT = 4
-_new = object.__new__
-
 _DEAL_PHASES = frozenset(("betting", "blind_round", "dark_round", "showdown", "split_choice", "svara_buy_in"))
-_PHASES = frozenset(("waiting", *_DEAL_PHASES))
-
-# The stored form (docs/engine.md "Storage") is one flat JSON array: the format, these fields in this order, then
-# one row a seat (seat.py; null for an empty seat). Positional, so a load is one unpacking and no key is written.
-_FIELDS = (
-    "version", "family", "ante", "has_bot", "pot", "rake_taken", "button", "dealer", "deal_no", "phase", "turn",
-    "bet_level", "cap", "blind_last", "must_open", "first_move", "pending", "last_caller", "last_checker",
-    "antes_only", "best", "svara_chain", "price", "svara_pot", "svara_dealer",
-)
-_LISTS = ("order", "show_queue", "tied", "offers", "buyers")
-_ROW_LENGTH = len(STORED_ROW)
 _dumps = orjson.dumps
 _loads = orjson.loads
 
 
 class TableState(BettingMixin, ShowdownMixin):
-    __slots__ = _FIELDS + _LISTS + ("seats", "result", "_rng", "_events", "_legals")
+    # Every stored field (storage.STATE_KEYS, "seats" and "result" among them), and what lives only during `apply`.
+    __slots__ = tuple(key for key in storage.STATE_KEYS if key != "format") + ("_rng", "_events", "_legals")
 
     # ----------------------------------------------------------------- creation and storage
     @classmethod
-    def new(cls, family: str, ante: int, seats: int, *, has_bot: bool = False) -> TableState:
+    def new(cls, family: str, ante: int, seats: int) -> TableState:
         if family not in FAMILIES:
             raise ValueError(f"no such family: {family!r} (one of {', '.join(FAMILIES)})")
         if not isinstance(ante, int) or isinstance(ante, bool) or ante < 1:
@@ -72,7 +60,6 @@ class TableState(BettingMixin, ShowdownMixin):
         state = cls.__new__(cls)
         state.family = family
         state.ante = ante
-        state.has_bot = bool(has_bot)
         state.version = 0
         state.seats = [Seat() for _ in range(seats)]
         state.pot = 0
@@ -110,75 +97,34 @@ class TableState(BettingMixin, ShowdownMixin):
         self.buyers = []
 
     def dumps(self) -> str:
-        """The whole state as the server stores it, after every action (docs/engine.md "Storage"): one flat JSON
-        array, written by orjson. `TableState.loads` reads it back."""
-        # Spelt out in the order of _FIELDS, _LISTS and seat.STORED_ROW (checked by a test): plain attribute loads
-        # are specialised by the interpreter, several times faster than attrgetter, and this runs after every action.
-        return _dumps((
-            STORED_FORMAT, self.version, self.family, self.ante, self.has_bot, self.pot, self.rake_taken,
-            self.button, self.dealer, self.deal_no, self.phase, self.turn, self.bet_level, self.cap,
-            self.blind_last, self.must_open, self.first_move, self.pending, self.last_caller, self.last_checker,
-            self.antes_only, self.best, self.svara_chain, self.price, self.svara_pot, self.svara_dealer,
-            self.order, self.show_queue, self.tied, self.offers, self.buyers, self.result,
-            [None if s.player is None else (
-                s.player, s.name, s.stack, s.sitting_out, s.ready, s.leaving, s.in_deal, s.cards, s.opened,
-                s.level, s.folded, s.all_in, s.blind, s.shown, s.unseen, s.choice,
-            ) for s in self.seats],
-        )).decode()
+        """The whole state as the server stores it, after every action: one JSON object of format 5 with named
+        fields, written by orjson (storage.py, docs/engine.md "Storage"). `TableState.loads` reads it back."""
+        return storage.dumps(self)
 
     @classmethod
     def loads(cls, text: str | bytes) -> TableState:
         """The state `dumps` wrote; built field by field without re-validating (it runs before every action).
         Anything else raises ValueError."""
-        try:
-            data = _loads(text)
-        except (orjson.JSONDecodeError, TypeError) as error:
-            raise ValueError(f"a stored table state is JSON text: {error}") from None
-        return cls._build(data)
+        return storage.loads(cls, text)
 
-    def to_json(self) -> list:
+    def to_json(self) -> dict:
         """The stored form as JSON values (a fresh copy: changing the state later does not change it)."""
         return _loads(self.dumps())
 
     @classmethod
-    def from_json(cls, data: list) -> TableState:
+    def from_json(cls, data: dict) -> TableState:
         """The state of `to_json`'s values (copied: the state shares no list with `data`)."""
         try:
             text = _dumps(data)
         except TypeError as error:
             raise ValueError(f"not a stored table state: {error}") from None
-        return cls._build(_loads(text))
+        return storage.build(cls, _loads(text))
 
-    @classmethod
-    def _build(cls, data) -> TableState:
-        if (type(data) is not list or len(data) != len(_FIELDS) + len(_LISTS) + 3 or type(data[0]) is not int
-                or data[0] != STORED_FORMAT):
-            raise ValueError(f"not a stored table state of format {STORED_FORMAT}")
-        state = _new(cls)
-        (
-            _, state.version, state.family, state.ante, state.has_bot, state.pot, state.rake_taken, state.button,
-            state.dealer, state.deal_no, state.phase, state.turn, state.bet_level, state.cap, state.blind_last,
-            state.must_open, state.first_move, state.pending, state.last_caller, state.last_checker,
-            state.antes_only, state.best, state.svara_chain, state.price, state.svara_pot, state.svara_dealer,
-            state.order, state.show_queue, state.tied, state.offers, state.buyers, state.result, rows,
-        ) = data
-        state._legals = None
-        # The shape is checked (a few cheap tests on every load); the values are the door's own writing.
-        if (type(state.family) is not str or state.family not in FAMILIES or type(state.phase) is not str
-                or state.phase not in _PHASES or type(state.version) is not int or type(rows) is not list):
-            raise ValueError("a broken stored table state: its version, family, phase or seats")
-        if not MIN_SEATS <= len(rows) <= MAX_SEATS[state.family]:
-            raise ValueError("a broken stored table state: the number of seats")
-        seats = []
-        for row in rows:
-            if row is None:
-                seats.append(Seat())
-            elif type(row) is list and len(row) == _ROW_LENGTH:
-                seats.append(seat_from_row(row))
-            else:
-                raise ValueError("a broken stored table state: a seat is not a row of its fields")
-        state.seats = seats
-        return state
+    @property
+    def has_bot(self) -> bool:
+        """A bot holds a seat (RULES §8: no rake at a table with a bot). A bot that stands up mid-deal keeps his
+        seat, and so counts, until the deal's end vacates it."""
+        return any(s.bot for s in self.seats)
 
     @property
     def last_result(self) -> dict | None:
@@ -265,6 +211,8 @@ class TableState(BettingMixin, ShowdownMixin):
         if any(s.player == player for s in self.seats):
             raise IllegalAction("you already sit at this table")
         name = action.name if action.name is not None else player
+        if type(action.bot) is not bool:
+            raise IllegalAction("whether the player is a bot is true or false")
         if not isinstance(name, str) or not name.strip():
             raise IllegalAction("a name is needed to sit")
         low, high = MIN_BUY_IN_ANTES * self.ante, MAX_STACK_ANTES * self.ante
@@ -272,7 +220,7 @@ class TableState(BettingMixin, ShowdownMixin):
             raise IllegalAction(
                 f"sitting down costs {low} to {high} chips ({MIN_BUY_IN_ANTES} to {MAX_STACK_ANTES} antes)")
         s = self.seats[seat]
-        s.player, s.name, s.stack = player, name, amount
+        s.player, s.name, s.stack, s.bot = player, name, amount, action.bot
         s.sitting_out = s.ready = s.leaving = False
         s.clear_deal()
         self._events.append(Seated(seat, player, name, amount))

@@ -7,7 +7,7 @@ ALL_OPENED = 0b111  # `opened` is a bitmask of the three cards' indexes
 
 class Seat:
     __slots__ = (
-        "player", "name", "stack", "sitting_out", "ready", "leaving",
+        "player", "name", "bot", "stack", "sitting_out", "ready", "leaving",
         # the running deal (or svara):
         "in_deal", "cards", "opened", "level", "folded", "all_in", "blind", "shown", "unseen", "choice",
     )
@@ -15,6 +15,7 @@ class Seat:
     def __init__(self) -> None:
         self.player: str | None = None
         self.name: str | None = None
+        self.bot = False  # one of the platform's bots: no rake while he holds the seat (RULES §8)
         self.stack = 0
         self.sitting_out = False
         self.ready = False  # pressed "New deal" (or came back) since the last deal
@@ -40,22 +41,3 @@ class Seat:
     @property
     def has_looked(self) -> bool:
         return self.opened != 0
-
-
-# The stored row of a seat (TableState.dumps writes it, spelt out for speed): these fields in this order, null for
-# an empty seat.
-STORED_ROW = (
-    "player", "name", "stack", "sitting_out", "ready", "leaving", "in_deal", "cards", "opened", "level", "folded",
-    "all_in", "blind", "shown", "unseen", "choice",
-)
-_new = object.__new__
-
-
-def seat_from_row(row: list) -> Seat:
-    """The Seat of a stored row, built without re-validating (it is on every load)."""
-    seat = _new(Seat)
-    (
-        seat.player, seat.name, seat.stack, seat.sitting_out, seat.ready, seat.leaving, seat.in_deal, seat.cards,
-        seat.opened, seat.level, seat.folded, seat.all_in, seat.blind, seat.shown, seat.unseen, seat.choice,
-    ) = row
-    return seat

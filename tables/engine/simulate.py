@@ -27,9 +27,10 @@ class RandomTable:
     """A table of random players, with the chip count it must keep (stacks + pot + rake)."""
 
     def __init__(self, family: str, players: int, ante: int = 10, *, seed: int | None = None,
-                 timeouts: float = 0.05, leaving: float = 0.002, has_bot: bool = False) -> None:
+                 timeouts: float = 0.05, leaving: float = 0.002, bots: bool = False) -> None:
         self.rng = random.Random(seed)
-        self.state = TableState.new(family, ante, players, has_bot=has_bot)
+        self.state = TableState.new(family, ante, players)
+        self.bots = bots  # whether the players who sit are bots (no rake, RULES §8)
         self.timeouts = timeouts
         self.leaving = leaving
         self.chips = 0  # chips that came to the table and have not left it
@@ -44,7 +45,8 @@ class RandomTable:
         ante = self.state.ante
         amount = self.rng.randint(MIN_BUY_IN_ANTES, MAX_STACK_ANTES) * ante
         self.next_player += 1
-        self.apply(Action("sit", seat=seat, player=f"p{self.next_player}", name=f"P{self.next_player}", amount=amount))
+        self.apply(Action("sit", seat=seat, player=f"p{self.next_player}", name=f"P{self.next_player}", amount=amount,
+                          bot=self.bots))
 
     def apply(self, action: Action) -> list[Event]:
         events = self.state.apply(action, self.rng)

@@ -332,7 +332,7 @@ def _sit_action(table, state, user, seat, command: Command) -> play.Action:
         raise DoorError("out_of_range", f"This table has seats 0 to {table.seats - 1}, not {wanted}.")
     elif wanted not in free:
         raise DoorError("seat_taken", f"Seat {wanted} is taken.")
-    return play.Action("sit", seat=wanted, player=str(user.pk), name=user.table_name, amount=amount)  # TEMP-BOT
+    return play.Action("sit", seat=wanted, player=str(user.pk), name=user.table_name, amount=amount, bot=user.is_bot)
 
 
 def _check_add_chips(table, state, seat, amount) -> None:

@@ -17,9 +17,10 @@ GAME_KINDS = ("open", "check", "bet", "call", "raise", "fold", "blind", "dark", 
 def states_of_random_play(family, seats, seed, steps):
     """Deal and play `steps` random legal moves (people's moves: any legal one); yield (state, seat to act)."""
     rng = random.Random(seed)
-    state = TableState.new(family, 10, seats, has_bot=True)
+    state = TableState.new(family, 10, seats)
     for seat in range(seats):
-        state.apply(Action("sit", seat=seat, player=str(seat + 1), name=f"p{seat}", amount=rng.randint(200, 1000)))
+        state.apply(Action("sit", seat=seat, player=str(seat + 1), name=f"p{seat}", amount=rng.randint(200, 1000),
+                           bot=True))
     for seat in range(seats):
         state.apply(Action("new_deal", seat=seat), rng=rng)
     for _ in range(steps):

@@ -21,11 +21,12 @@ _STACKED: dict[int, StackedDeck] = {}
 
 
 def table(family: str = "classic", players: int = 3, ante: int = 10, stacks=None, seats: int | None = None,
-          has_bot: bool = False) -> TableState:
-    state = TableState.new(family, ante, seats or max(players, 2), has_bot=has_bot)
+          bots: tuple[int, ...] = ()) -> TableState:
+    """`bots`: the seats a bot sits at."""
+    state = TableState.new(family, ante, seats or max(players, 2))
     for i in range(players):
         stack = stacks[i] if stacks else 100 * ante
-        state.apply(Action("sit", seat=i, player=f"u{i}", name=f"P{i}", amount=stack))
+        state.apply(Action("sit", seat=i, player=f"u{i}", name=f"P{i}", amount=stack, bot=i in bots))
     return state
 
 

@@ -127,13 +127,42 @@ def test_rake_is_3_percent_rounded_down_at_most_10_antes():
     assert first(events, "pot_awarded").rake == 10
 
 
-def test_no_rake_at_a_table_with_a_bot():
-    state = table(players=2, has_bot=True)
+def test_no_rake_at_a_table_with_a_bot_section_8():
+    state = table(players=2, bots=(1,))
+    assert state.has_bot and state.seats[1].bot and not state.seats[0].bot
     deal(state, TEN_A, TRYNKI)
     act(state, "bet", 1, 20)
     act(state, "call", 0)
     events = act(state, "fold_hand", 1)
     assert first(events, "pot_awarded").rake == 0 and state.rake_taken == 0
+
+
+def test_a_bot_leaving_mid_deal_counts_until_its_seat_is_vacated_section_8():
+    state = table(players=3, bots=(2,))
+    deal(state, TEN_A, TEN_B, TRYNKI)
+    act(state, "bet", 1, 20)
+    act(state, "stand", 2)  # the bot leaves: he folds now, his seat frees at the deal's end
+    assert state.seats[2].leaving and state.has_bot
+    assert TableState.loads(state.dumps()).has_bot  # the seat's flag is stored
+    events = act(state, "fold", 2 if state.turn == 2 else state.turn)
+    award = first(events, "pot_awarded")
+    assert award.rake == 0 and state.seats[2].player is None and not state.has_bot
+    # The next deal, bot-free, is raked again.
+    deal(state, TEN_A, TRYNKI)
+    act(state, "bet", state.turn, 20)
+    events = act(state, "call", state.turn)
+    events += act(state, "fold_hand", state.turn) if state.phase == "showdown" else []
+    assert first(events, "pot_awarded").rake > 0
+
+
+def test_only_the_sit_action_says_bot_and_only_true_or_false():
+    state = table(players=0, seats=2)
+    with pytest.raises(IllegalAction, match="bot"):
+        state.apply(Action("sit", seat=0, player="b", name="Bot", amount=1000, bot="yes"))
+    state.apply(Action("sit", seat=0, player="b", name="Bot", amount=1000, bot=True))
+    assert state.has_bot and TableState.from_json(state.to_json()).seats[0].bot
+    state.apply(Action("stand", seat=0))
+    assert not state.has_bot
 
 
 def test_illegal_actions_change_nothing_and_say_why():

@@ -1,5 +1,5 @@
-"""The stored form (docs/engine.md "Storage"): one flat JSON text, lossless, readable, copied rather than shared,
-and refused when it is not ours."""
+"""The stored form (docs/engine.md "Storage"): format 5, one JSON object with named fields, lossless, readable,
+copied rather than shared, and refused when it is not ours."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import json
 
 import pytest
 
-from tables.engine.play import STORED_FORMAT, Action, TableState
+from tables.engine.cards import ALL_CARDS
+from tables.engine.play import Action, TableState
+from tables.engine.storage import SEAT_KEYS, STATE_KEYS, STORED_FORMAT
 
 from .play_helpers import TEN_A, TRYNKI, deal, table
 
@@ -29,14 +31,16 @@ def test_a_mid_deal_state_comes_back_equal_with_every_seat_field():
     assert again.legal_actions(again.turn) == state.legal_actions(state.turn)
 
 
-def test_the_stored_text_is_plain_json_naming_the_family_phase_and_players():
+def test_the_stored_text_is_plain_json_naming_every_field_and_card():
     state = table(players=2)
     deal(state, TRYNKI, TEN_A)
     data = json.loads(state.dumps())
-    assert data[0] == STORED_FORMAT == 4
-    assert data[1] == state.version and "classic" in data and "betting" in data
-    seats = data[-1]
-    assert [row[0] if row else None for row in seats] == [s.player for s in state.seats]
+    assert data["format"] == STORED_FORMAT == 5
+    assert data["version"] == state.version and data["family"] == "classic" and data["phase"] == "betting"
+    seats = data["seats"]
+    assert [seat["player"] if seat else None for seat in seats] == [s.player for s in state.seats]
+    dealt_first = seats[state.order[0]]
+    assert dealt_first["cards"] == ["Ah", "Kh", "Qh"] and dealt_first["opened"] == 0
     assert TableState.from_json(data) == state
 
 
@@ -61,7 +65,7 @@ def test_the_loaded_state_shares_nothing_with_the_json_values_it_came_from():
     deal(state, TRYNKI, TEN_A)
     data = state.to_json()
     again = TableState.from_json(data)
-    data[-1][0][7].clear()  # the first seat's cards in the values
+    data["seats"][0]["cards"].clear()  # the first seat's cards in the values
     assert again.seats[0].cards == state.seats[0].cards and len(again.seats[0].cards) == 3
 
 
@@ -75,49 +79,71 @@ def test_to_json_is_a_copy_that_later_play_does_not_change():
 
 
 @pytest.mark.parametrize("stored", [
-    "", "null", "{}", "[]", "[3, \"iAAA\"]", "[4]", "not json", "[4" + ", 0" * 31 + ", []]",
+    "", "null", "{}", "[]", "[3, \"iAAA\"]", "[4]", "not json", "[4" + ", 0" * 31 + ", []]", '{"format": 5}',
+    '{"format": 4}', '{"format": "5"}',
 ])
 def test_a_text_not_of_this_format_is_refused(stored):
     with pytest.raises(ValueError):
         TableState.loads(stored)
 
 
+def _broken(data: dict, change) -> dict:
+    copy = json.loads(json.dumps(data))
+    change(copy)
+    return copy
+
+
 def test_a_stored_state_with_a_broken_seat_or_unknown_phase_is_refused():
     state = table(players=2)
+    deal(state, TRYNKI, TEN_A)
     data = state.to_json()
-    broken_seat = json.loads(json.dumps(data))
-    broken_seat[-1][0] = ["7", "Alice", 100]
-    unknown_phase = json.loads(json.dumps(data))
-    unknown_phase[10] = "dancing"
-    too_many_seats = json.loads(json.dumps(data))
-    too_many_seats[-1] = too_many_seats[-1] * 4
-    phase_not_a_name = json.loads(json.dumps(data))
-    phase_not_a_name[10] = ["betting"]
-    seat_as_text = json.loads(json.dumps(data))
-    seat_as_text[-1][0] = "abcdefghijklmnop"  # sixteen characters, as many as a seat row has fields
-    version_as_text = json.loads(json.dumps(data))
-    version_as_text[1] = "3"
-    format_as_float = json.loads(json.dumps(data))
-    format_as_float[0] = 4.0
-    for stored in (broken_seat, unknown_phase, too_many_seats, phase_not_a_name, seat_as_text, version_as_text,
-                   format_as_float):
+    broken = [
+        _broken(data, lambda d: d["seats"].__setitem__(0, {"player": "7", "name": "Alice", "stack": 100})),
+        _broken(data, lambda d: d.__setitem__("phase", "dancing")),
+        _broken(data, lambda d: d.__setitem__("seats", d["seats"] * 4)),
+        _broken(data, lambda d: d.__setitem__("phase", ["betting"])),
+        _broken(data, lambda d: d["seats"].__setitem__(0, "abcdefghijklmnop")),
+        _broken(data, lambda d: d.__setitem__("version", "3")),
+        _broken(data, lambda d: d.__setitem__("format", 5.0)),
+        _broken(data, lambda d: d.__setitem__("extra", 1)),
+        _broken(data, lambda d: d.pop("pot")),
+        _broken(data, lambda d: d["seats"][0].__setitem__("cards", ["Ah", "Kh", "Zz"])),
+        _broken(data, lambda d: d["seats"][0].__setitem__("cards", ["Ah", "Kh"])),
+        _broken(data, lambda d: d["seats"][0].pop("stack")),
+        _broken(data, lambda d: d.__setitem__("result", {"deal_no": 1})),
+    ]
+    for stored in broken:
         with pytest.raises(ValueError):
             TableState.from_json(stored)
     with pytest.raises(ValueError):
-        TableState.from_json({"format": 4})
+        TableState.from_json([4])
 
 
-def test_dumps_writes_the_fields_in_the_documented_order():
-    from tables.engine.play import _FIELDS, _LISTS
-    from tables.engine.seat import STORED_ROW
-
+def test_dumps_writes_the_documented_fields_in_order():
     state = table(players=3)
     deal(state, TRYNKI, TEN_A, "Js 9d 8c")
     state.apply(Action("open", seat=state.turn, card=2))
     data = json.loads(state.dumps())
-    names = ("format", *_FIELDS, *_LISTS, "result", "seats")
-    assert len(data) == len(names)
-    for name, value in zip(names[1:-1], data[1:-1], strict=True):
-        assert value == getattr(state, name), name
-    for seat, row in zip(state.seats, data[-1], strict=True):
-        assert row is not None and [getattr(seat, name) for name in STORED_ROW] == row
+    assert tuple(data) == STATE_KEYS
+    for name in STATE_KEYS[1:-2]:
+        assert data[name] == getattr(state, name), name
+    for seat, row in zip(state.seats, data["seats"], strict=True):
+        assert row is not None and tuple(row) == SEAT_KEYS
+        for name in SEAT_KEYS:
+            expected = getattr(seat, name)
+            if name == "cards":
+                expected = [ALL_CARDS[c].ascii for c in expected]
+            assert row[name] == expected, name
+
+
+def test_a_last_result_is_stored_by_name():
+    state = table(players=2)
+    deal(state, TRYNKI, TEN_A)
+    trynki = state.order[0]  # dealt first
+    while state.phase != "waiting":
+        state.apply(Action("show" if state.phase == "showdown" else "check", seat=state.turn))
+    result = json.loads(state.dumps())["result"]
+    assert result["kind"] == "win" and result["reason"] == "best hand" and result["rake"] == 0
+    assert result["winners"] == [{"seat": trynki, "player": f"u{trynki}", "amount": 20}]
+    assert {tuple(hand["cards"]) for hand in result["shown"]} == {("Ah", "Kh", "Qh"), ("Ks", "9h", "7d")}
+    assert roundtrip(state).last_result == state.last_result

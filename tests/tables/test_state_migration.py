@@ -1,5 +1,6 @@
-"""Migration 0003 rewrites stored states of format 3 (session 1's packed form) as the engine's format 4: a table
-that was mid-deal, or between deals with its last result, reads back exactly as the same play gives today."""
+"""Migrations 0003 and 0004 rewrite stored states of format 3 (session 1's packed form) as format 4 (a positional
+array), and format 4 as the engine's format 5 (a keyed object): a table that was mid-deal, or between deals with
+its last result, reads back exactly as the same play gives today."""
 
 import importlib
 import json
@@ -10,7 +11,11 @@ import pytest
 from tables.engine.play import Action, TableState
 
 migration = importlib.import_module("tables.migrations.0003_state_as_text")
+keyed = importlib.import_module("tables.migrations.0004_state_keyed")
 
+# Written by the format 4 engine (commit 3b9ee34) for the same play.
+MID_DEAL_FORMAT_4 = '[4,8,"classic",10,false,50,0,0,0,1,"betting",3,20,-1,0,false,false,9,-1,-1,false,null,0,0,0,-1,[2,3,0],[],[],[],[],null,[["7","Alice",990,false,true,false,true,[9,28,10],0,0,false,false,false,false,false,null],null,["9","Bob",770,false,true,false,true,[26,8,19],2,20,false,false,false,false,false,null],["11","Carol",490,false,true,false,true,[13,35,30],0,0,false,false,false,false,false,null]]]'
+AFTER_DEAL_FORMAT_4 = '[4,11,"classic",10,false,0,2,0,-1,1,"waiting",-1,0,-1,0,false,true,0,-1,-1,true,null,0,0,0,-1,[],[],[],[],[],[1,0,2,90,1,1,2,88,3,2,78362,3,125133,0,42761,"9"],[["7","Alice",970,false,false,false,false,null,0,0,false,false,false,false,false,null],null,["9","Bob",858,false,false,false,false,null,0,0,false,false,false,false,false,null],["11","Carol",470,false,false,false,false,null,0,0,false,false,false,false,false,null]]]'
 # Written by the format 3 engine (commit c148ac5) for the play in `_play`: after a bet, and after the deal.
 MID_DEAL_FORMAT_3 = '[3, "iCAAAAAAAAAAKAAAAAAAAADIAAAAAAAAAAAAAAAAAAAABAAAAAQAAAAMAAAAUAAAA/////wAAAAAAAAAAAAAAAAkAAAD//////////wAAAAD/////AAAAAAAAAAAAAAAA/////wQAAADeAwAAAAAAAAoAAAAJpwAAAAAAAAAAAAAAAAAA/////wIDAAAUAAAACgQAABoyAQDqAQAAAAAAAAoAAADN6AEAAwAAAAIAAAADAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "7", "Alice", null, null, "9", "Bob", "11", "Carol"]'
 AFTER_DEAL_FORMAT_3 = '[3, "iCwAAAAAAAAAKAAAAAAAAAAAAAAACAAAAAAAAAP////8BAAAAAAAAAP////8AAAAA/////wAAAAAAAAAAAQAAAAAAAAD//////////wEAAAD/////AAAAAAAAAAAAAAAA/////wQAAADKAwAAAAAAAAAAAAD/////AAAAAAAAAAAAAAAA/////1oDAAAAAAAAAAAAAP/////WAQAAAAAAAAAAAAD/////AAAAAAAAAAAAAAAAAAAAAAAAAAABAAAAAAAAAAIAAABaAAAAAQAAAAEAAAACAAAAWAAAAAMAAAACAAAAGjIBAAMAAADN6AEAAAAAAAmnAAA=", "7", "Alice", null, null, "9", "Bob", "11", "Carol", "9"]'
@@ -33,9 +38,7 @@ def _play(until_waiting: bool) -> TableState:
     return state
 
 
-@pytest.mark.parametrize("stored, until_waiting", [(MID_DEAL_FORMAT_3, False), (AFTER_DEAL_FORMAT_3, True)])
-def test_a_format_3_state_becomes_the_same_state_in_format_4(stored, until_waiting):
-    converted = json.dumps(migration._format_3_to_4(json.loads(stored)))
+def check_same_play(converted: str, until_waiting: bool) -> None:
     expected = _play(until_waiting)
     again = TableState.loads(converted)
     assert again == expected
@@ -44,3 +47,43 @@ def test_a_format_3_state_becomes_the_same_state_in_format_4(stored, until_waiti
         assert again.last_result is not None and again.phase == "waiting"
     else:
         assert again.phase == "betting" and again.seats[1].player is None
+
+
+@pytest.mark.parametrize("stored, until_waiting", [(MID_DEAL_FORMAT_3, False), (AFTER_DEAL_FORMAT_3, True)])
+def test_a_format_3_state_becomes_the_same_state_in_format_4_then_5(stored, until_waiting):
+    format_4 = migration._format_3_to_4(json.loads(stored))
+    check_same_play(json.dumps(keyed._format_4_to_5(format_4)), until_waiting)
+
+
+@pytest.mark.parametrize("stored, until_waiting", [(MID_DEAL_FORMAT_4, False), (AFTER_DEAL_FORMAT_4, True)])
+def test_a_format_4_state_becomes_the_same_state_in_format_5(stored, until_waiting):
+    converted = keyed._format_4_to_5(json.loads(stored))
+    assert converted["format"] == 5 and converted["family"] == "classic"
+    check_same_play(json.dumps(converted), until_waiting)
+
+
+@pytest.mark.parametrize("broken", [
+    "[4, 1, 2]", MID_DEAL_FORMAT_4.replace("[9,28,10]", "[9,28,99]"), MID_DEAL_FORMAT_4.replace(',null,["9"', ',[1],["9"'),
+])
+def test_a_format_4_state_it_cannot_read_is_refused(broken):
+    with pytest.raises((ValueError, IndexError, TypeError, KeyError)):
+        keyed._format_4_to_5(json.loads(broken))
+
+
+def test_the_seat_of_a_bot_user_becomes_a_bot_seat_section_8(db):
+    from django.apps import apps
+
+    from tables import services
+    from tables.models import Table
+
+    from .conftest import make_user
+
+    person = make_user("alice@example.com", display_name="Alice")
+    bot = make_user("bot1@bots.svara.local", is_bot=True, display_name="Bot 1")
+    table = services.create_table(person, "classic", 10, 4, True)
+    stored = MID_DEAL_FORMAT_4.replace('"7","Alice"', f'"{person.pk}","Alice"').replace('"9","Bob"', f'"{bot.pk}","Bob"')
+    Table.objects.filter(pk=table.pk).update(state=stored)
+    keyed.forwards(apps, None)
+    state = TableState.loads(Table.objects.get(pk=table.pk).state)
+    assert [s.bot for s in state.seats] == [False, False, True, False] and state.has_bot
+    assert state.seats[2].player == str(bot.pk) and state.seats[2].cards == json.loads(MID_DEAL_FORMAT_4)[-1][2][7]

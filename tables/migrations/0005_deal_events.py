@@ -34,7 +34,7 @@ def rows_to_events(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tables", "0003_state_as_text")]
+    dependencies = [("tables", "0004_state_keyed")]
 
     operations = [
         migrations.CreateModel(
