@@ -1,12 +1,13 @@
 """Every chip movement of one table action as one batch: `move([Movement, ...])`.
 
-With every account already open a batch costs three statements, whatever its length:
+With every account already open a batch costs two statements on PostgreSQL (three on SQLite), whatever its length:
 
 1. one `SELECT … ORDER BY id FOR UPDATE` of every account it names: the locks, in one order (primary key), and
    the fresh balances;
 2. one `INSERT … SELECT … WHERE NOT EXISTS (a transfer with one of the keys) ON CONFLICT DO NOTHING RETURNING`
-   of all its transfers;
-3. one `UPDATE … SET balance = balance + CASE id WHEN … END WHERE id IN (…)` of every balance that changes.
+   of all its transfers, which on PostgreSQL also runs, in a data-modifying `WITH` under the same condition, the
+   `UPDATE … SET balance = balance + CASE id WHEN … END WHERE id IN (…)` of every balance that changes;
+3. on SQLite (no data-modifying `WITH`) that UPDATE as a statement of its own.
 
 Between 1 and 2 the movements are applied in order, in Python, to the locked balances: if any account but the
 treasury would go below zero at any point, or another rule below refuses, the batch raises `WalletError` and
@@ -302,7 +303,9 @@ def _apply(movements, tables, locked) -> list[Transfer]:
         )
         for m, table in zip(movements, tables, strict=True)
     ]
-    inserted = _insert(records)
+    changes = {locked[ref].pk: balances[ref] - locked[ref].balance for ref in locked}
+    changes = {pk: change for pk, change in changes.items() if change}
+    inserted = _insert(records, changes)
     if not inserted:
         return _replay(movements, _existing(movements), locked)
     if len(inserted) < len(records):
@@ -315,25 +318,28 @@ def _apply(movements, tables, locked) -> list[Transfer]:
         record.pk = inserted[record.key]
         record._state.adding, record._state.db = False, connection.alias
 
-    changes = {locked[ref].pk: balances[ref] - locked[ref].balance for ref in locked}
-    changes = {pk: change for pk, change in changes.items() if change}
-    if changes:
-        _update(changes)
+    if changes and connection.vendor != "postgresql":  # PostgreSQL updated them in the insert's statement
+        with connection.cursor() as cursor:
+            cursor.execute(*_update(changes))
     for ref, account in locked.items():  # the transfers' accounts as they now stand
         account.balance = balances[ref]
     return records
 
 
-def _update(changes: dict[int, int]) -> None:
-    """Statement 3: every balance that changes, by its net change (the rows are locked since statement 1)."""
+def _update(changes: dict[int, int], unless_keys: list[str] | None = None) -> tuple[str, list]:
+    """Every balance that changes, by its net change (the rows are locked since statement 1); with `unless_keys`,
+    only if none of those keys is stored yet (the insert's own condition, for the statement they share)."""
     q = connection.ops.quote_name
     whens = " ".join(["WHEN %s THEN %s"] * len(changes))
     sql = (
         f"UPDATE {q(LedgerAccount._meta.db_table)} SET {q('balance')} = {q('balance')} + CASE {q('id')} {whens} "
         f"ELSE 0 END WHERE {q('id')} IN ({', '.join(['%s'] * len(changes))})"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [x for change in changes.items() for x in change] + list(changes))
+    params = [x for change in changes.items() for x in change] + list(changes)
+    if unless_keys is not None:
+        sql += f" AND NOT EXISTS (SELECT 1 FROM {q(Transfer._meta.db_table)} WHERE {q('key')} = ANY((%s)::varchar[]))"
+        params.append(unless_keys)
+    return sql, params
 
 
 def _existing(movements) -> dict[str, Transfer]:
@@ -367,10 +373,13 @@ def _replay(movements, existing: dict[str, Transfer], locked) -> list[Transfer]:
 _COLUMNS = ("key", "kind", "source", "destination", "amount", "memo", "actor", "created_at", "table_id", "family")
 
 
-def _insert(records: list[Transfer]) -> dict[str, int]:
+def _insert(records: list[Transfer], changes: dict[int, int]) -> dict[str, int]:
     """Statement 2: all the transfers, or none when one of their keys is taken; gives {key: pk} of those inserted.
+    On PostgreSQL the same statement updates the balances (`changes`, in a data-modifying WITH under the same
+    condition), so a batch is two statements there; SQLite, the embedded default, updates them in a third.
 
-    ON CONFLICT DO NOTHING covers a key taken by a transaction that commits while this one waits on the index."""
+    ON CONFLICT DO NOTHING covers a key taken by a transaction that commits while this one waits on the index (the
+    balances then moved for a partial batch: `_apply` rolls the caller's transaction back)."""
     fields = [Transfer._meta.get_field(name) for name in _COLUMNS]
     table = connection.ops.quote_name(Transfer._meta.db_table)
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
@@ -386,6 +395,9 @@ def _insert(records: list[Transfer]) -> dict[str, int]:
             f"ON CONFLICT DO NOTHING RETURNING id, {key_column}"
         )
         params = [list(column) for column in zip(*rows, strict=True)] + [keys]
+        if changes:
+            update, update_params = _update(changes, unless_keys=keys)
+            sql, params = f"WITH moved AS ({update}) {sql}", update_params + params
     elif connection.vendor == "sqlite":
         row = "(" + ", ".join(["%s"] * len(fields)) + ")"
         sql = (

@@ -9,13 +9,17 @@ from ..errors import DoorError
 from ..protocol import check_chat_text, check_client_id
 from ..state_io import between_deals, seat_of
 from . import notify, replies
-from .door import enter, loads, must_be_logged_in
+from .door import answered_once, enter, loads, must_be_logged_in
 
 
 def chat(table_id: int, user, text, client_id=None) -> dict:
     must_be_logged_in(user, "Log in to chat.")
     text = check_chat_text(text)
     client_id = check_client_id(client_id)
+    return answered_once(lambda: _chat(table_id, user, text, client_id))
+
+
+def _chat(table_id: int, user, text: str, client_id) -> dict:
     with transaction.atomic():
         table, stored = enter(table_id, user, client_id)
         if stored is not None:

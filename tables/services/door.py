@@ -115,6 +115,20 @@ def act(table_id: int, user, action: Command | dict, client_id=None) -> Ack:
     must_be_logged_in(user, "Log in to take a seat and play; anonymous visitors may only watch.")
     command = parse_action(action)
     client_id = check_client_id(client_id)
+    return answered_once(lambda: _act(table_id, user, command, client_id))
+
+
+def answered_once(handle):
+    """Run a handler of a message; if the same id was answered meanwhile, its transaction rolled back: run it
+    again, and it finds that answer (replies.RepliedMeanwhile)."""
+    while True:
+        try:
+            return handle()
+        except replies.RepliedMeanwhile:
+            continue
+
+
+def _act(table_id: int, user, command: Command, client_id) -> Ack:
     with transaction.atomic():
         table, stored = enter(table_id, user, client_id)
         if stored is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
@@ -23,9 +24,27 @@ def stored_reply(client_id: str | None, user_id: int) -> Subquery | None:
     )
 
 
+class RepliedMeanwhile(Exception):
+    """Another handler of the same message id committed first (while this one waited for the table's lock, the
+    locking statement still saw no reply: the rest of a statement keeps the snapshot it started with). This
+    transaction must not stand: the door rolls it back and enters again, and then finds that reply."""
+
+
 def store(table: Table, user, client_id: str | None, reply: dict) -> None:
-    if client_id is not None:
-        ClientMessage.objects.create(table=table, user=user, client_id=client_id, response=reply)
+    """Keep the reply to a message id (one statement); raises RepliedMeanwhile if the id was answered meanwhile."""
+    if client_id is None:
+        return
+    fields = [ClientMessage._meta.get_field(name) for name in ("table", "user", "client_id", "response", "created_at")]
+    values = [table.pk, user.pk, client_id, reply, timezone.now()]
+    q = connection.ops.quote_name
+    sql = (
+        f"INSERT INTO {q(ClientMessage._meta.db_table)} ({', '.join(q(f.column) for f in fields)}) "
+        f"VALUES ({', '.join(['%s'] * len(fields))}) ON CONFLICT DO NOTHING RETURNING {q('id')}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [f.get_db_prep_save(v, connection) for f, v in zip(fields, values, strict=True)])
+        if cursor.fetchone() is None:
+            raise RepliedMeanwhile(client_id)
 
 
 def prune(now=None) -> int:

@@ -37,9 +37,10 @@ def whose_turn(table, users):
     return users[state_of(table.pk).turn]
 
 
-# Statements of each kind of action in the door's transaction, besides its BEGIN and COMMIT. Lock (with the stored reply looked up in the same statement) + state write + events + reply.
-MOVE_WITHOUT_CHIPS = 4  # lock, events, state, reply
-MOVE_WITH_CHIPS = 7  # the same + the ledger batch: lock accounts, insert transfers, update balances
+# Statements of each kind of action in the door's transaction, besides its BEGIN and COMMIT.
+MOVE_WITHOUT_CHIPS = 4  # lock (the stored reply looked up in the same statement), events, state, reply
+# The same + the ledger batch: lock the accounts, insert the transfers updating the balances (SQLite: + update).
+MOVE_WITH_CHIPS = 6 if connection.vendor == "postgresql" else 7
 
 
 def test_a_move_without_chips_takes_four_statements(classic_table, players):
@@ -58,10 +59,10 @@ def test_a_bet_moves_its_chips_in_one_ledger_batch(classic_table, players):
     player = whose_turn(classic_table, [ann, boris])
     sql = statements(services.act, classic_table.pk, player, {"kind": "bet", "amount": 20}, "m-bet")
     assert len(sql) == MOVE_WITH_CHIPS, sql
-    assert sum(s.startswith("INSERT INTO \"wallet_transfer\"") for s in sql) == 1
+    assert sum('INSERT INTO "wallet_transfer"' in s for s in sql) == 1
     other = whose_turn(classic_table, [ann, boris])
     sql = statements(services.act, classic_table.pk, other, {"kind": "call"}, "m-call")
-    assert sum(s.startswith("INSERT INTO \"wallet_transfer\"") for s in sql) == 1, sql
+    assert sum('INSERT INTO "wallet_transfer"' in s for s in sql) == 1, sql
     ledger_matches_engine(classic_table.pk)
     audit_clean()
 
