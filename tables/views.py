@@ -6,13 +6,14 @@ from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from tables.engine import rules
 from tables.models import Table
 
 
 @require_GET
 def table_page(request, table_id: int):
     table = get_object_or_404(Table, pk=table_id)
-    return render(request, "tables/table.html", {"table": table}, status=200 if table.is_open else 410)
+    return render(request, "tables/table.html", {"table": table, "rules": rules}, status=200 if table.is_open else 410)
 
 
 @require_GET
