@@ -7,6 +7,7 @@ from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from tables.engine import rules
 from tables.engine.cards import FAMILIES, CardError, deck, format_hand, parse_hand, wild_card
 from tables.engine.points import hand_points
 from tables.models import Table
@@ -15,7 +16,7 @@ from tables.models import Table
 @require_GET
 def table_page(request, table_id: int):
     table = get_object_or_404(Table, pk=table_id)
-    return render(request, "tables/table.html", {"table": table}, status=200 if table.is_open else 410)
+    return render(request, "tables/table.html", {"table": table, "rules": rules}, status=200 if table.is_open else 410)
 
 
 # --- Count the hand ---------------------------------------------------------------------------------------------

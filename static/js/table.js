@@ -5,6 +5,8 @@ import { cardSvg, wildOf } from "./cards.js";
 const app = document.getElementById("table-app");
 const TABLE_ID = Number(app.dataset.tableId);
 const ANTE = Number(app.dataset.ante);
+const MIN_BUY_IN_ANTES = Number(app.dataset.minBuyInAntes); // RULES §10, from tables/engine/rules.py
+const MAX_STACK_ANTES = Number(app.dataset.maxStackAntes); // RULES §10, D15
 const SEAT_COUNT = Number(app.dataset.seats);
 const FAMILY = app.dataset.family;
 const LOGGED_IN = app.dataset.loggedIn === "1";
@@ -533,7 +535,7 @@ function renderSeatTools() {
     tools.append(b);
     return b;
   };
-  if (between && mine.stack < 100 * ANTE) add("Add chips", () => openChipsDialog("add_chips")).dataset.tool = "add_chips";
+  if (between && mine.stack < MAX_STACK_ANTES * ANTE) add("Add chips", () => openChipsDialog("add_chips")).dataset.tool = "add_chips";
   if (mine.status === "sitting_out") add("I'm back", () => send({ type: "back" }, "back")).dataset.tool = "back";
   else if (mine.status !== "leaving") add("Sit out", () => send({ type: "sit_out" }, "sit_out")).dataset.tool = "sit_out";
   add("Stand up", () => {
@@ -559,16 +561,16 @@ function openChipsDialog(mode, seat) {
   let min;
   let max;
   if (mode === "sit") {
-    min = 20 * ANTE;
-    max = 100 * ANTE;
+    min = MIN_BUY_IN_ANTES * ANTE;
+    max = MAX_STACK_ANTES * ANTE;
     $("chips-title").textContent = `Sit at seat ${seat + 1}`;
-    $("chips-help").textContent = `Buy-in: ${fmt(min)}–${fmt(max)} chips (20–100 antes) from your balance.`;
+    $("chips-help").textContent = `Buy-in: ${fmt(min)}–${fmt(max)} chips (${MIN_BUY_IN_ANTES}–${MAX_STACK_ANTES} antes) from your balance.`;
     $("chips-ok").textContent = "Sit down";
   } else {
     min = 1;
-    max = 100 * ANTE - (me() ? me().stack : 0);
+    max = MAX_STACK_ANTES * ANTE - (me() ? me().stack : 0);
     $("chips-title").textContent = "Add chips";
-    $("chips-help").textContent = `Your stack may hold up to ${fmt(100 * ANTE)} chips (100 antes).`;
+    $("chips-help").textContent = `Your stack may hold up to ${fmt(MAX_STACK_ANTES * ANTE)} chips (${MAX_STACK_ANTES} antes).`;
     $("chips-ok").textContent = "Add";
   }
   if (Number.isFinite(balance) && balance >= min) max = Math.min(max, balance);

@@ -9,6 +9,8 @@ does not re-validate the play (only the door writes it).
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 import orjson
 
 from .cards import ALL_CARDS, FAMILIES
@@ -124,37 +126,21 @@ def build(cls, data):
         raise ValueError(f"a broken stored table state: {error!r}") from None
 
 
+# One C call each picks every value of the stored object (or of a seat) in key order; a missing key is a KeyError.
+_state_values = itemgetter(*STATE_KEYS[1:-2])
+_seat_values = itemgetter(*SEAT_KEYS)
+
+
 def _build(cls, data: dict):
     state = _new(cls)
-    state.version = data["version"]
-    state.family = family = data["family"]
-    state.ante = data["ante"]
-    state.pot = data["pot"]
-    state.rake_taken = data["rake_taken"]
-    state.button = data["button"]
-    state.dealer = data["dealer"]
-    state.deal_no = data["deal_no"]
-    state.phase = phase = data["phase"]
-    state.turn = data["turn"]
-    state.bet_level = data["bet_level"]
-    state.cap = data["cap"]
-    state.blind_last = data["blind_last"]
-    state.must_open = data["must_open"]
-    state.first_move = data["first_move"]
-    state.pending = data["pending"]
-    state.last_caller = data["last_caller"]
-    state.last_checker = data["last_checker"]
-    state.antes_only = data["antes_only"]
-    state.best = data["best"]
-    state.svara_chain = data["svara_chain"]
-    state.price = data["price"]
-    state.svara_pot = data["svara_pot"]
-    state.svara_dealer = data["svara_dealer"]
-    state.order = data["order"]
-    state.show_queue = data["show_queue"]
-    state.tied = data["tied"]
-    state.offers = data["offers"]
-    state.buyers = data["buyers"]
+    (
+        state.version, state.family, state.ante, state.pot, state.rake_taken, state.button, state.dealer,
+        state.deal_no, state.phase, state.turn, state.bet_level, state.cap, state.blind_last, state.must_open,
+        state.first_move, state.pending, state.last_caller, state.last_checker, state.antes_only, state.best,
+        state.svara_chain, state.price, state.svara_pot, state.svara_dealer, state.order, state.show_queue,
+        state.tied, state.offers, state.buyers,
+    ) = _state_values(data)
+    family, phase = state.family, state.phase
     result = data["result"]
     state.result = None if result is None else _result_from_json(result)
     state._legals = None
@@ -173,28 +159,15 @@ def _build(cls, data: dict):
         if type(row) is not dict or len(row) != _N_SEAT_KEYS:
             raise ValueError("a seat is not an object of its fields")
         s = _new(Seat)
-        s.player = row["player"]
-        s.name = row["name"]
-        s.bot = row["bot"]
-        s.stack = row["stack"]
-        s.sitting_out = row["sitting_out"]
-        s.ready = row["ready"]
-        s.leaving = row["leaving"]
-        s.in_deal = row["in_deal"]
-        cards = row["cards"]
+        (
+            s.player, s.name, s.bot, s.stack, s.sitting_out, s.ready, s.leaving, s.in_deal, cards, s.opened,
+            s.level, s.folded, s.all_in, s.blind, s.shown, s.unseen, s.choice,
+        ) = _seat_values(row)
         if cards is not None:
             if type(cards) is not list or len(cards) != 3:
                 raise ValueError("a seat's cards are three names")
             cards = [_INDEX[cards[0]], _INDEX[cards[1]], _INDEX[cards[2]]]
         s.cards = cards
-        s.opened = row["opened"]
-        s.level = row["level"]
-        s.folded = row["folded"]
-        s.all_in = row["all_in"]
-        s.blind = row["blind"]
-        s.shown = row["shown"]
-        s.unseen = row["unseen"]
-        s.choice = row["choice"]
         seats.append(s)
     state.seats = seats
     return state

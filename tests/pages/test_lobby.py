@@ -83,3 +83,13 @@ def test_table_page_renders_and_unknown_table_is_404(client, player):
     assert response.status_code == 200
     assert f'data-ws-path="/ws/tables/{table.pk}/"' in response.content.decode()
     assert client.get("/tables/999999/").status_code == 404
+
+
+def test_the_table_page_gives_its_script_the_buy_in_bounds_section_10_D15(client, player):
+    from tables.engine.rules import MAX_STACK_ANTES, MIN_BUY_IN_ANTES
+    from tables.services import create_table
+
+    table = create_table(player, "classic", 10, 6)
+    page = client.get(reverse("tables:table", kwargs={"table_id": table.pk})).content.decode()
+    assert f'data-min-buy-in-antes="{MIN_BUY_IN_ANTES}"' in page and f'data-max-stack-antes="{MAX_STACK_ANTES}"' in page
+
