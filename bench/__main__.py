@@ -17,6 +17,8 @@ BENCHMARKS = {
     "bots": "chips won per 100 deals by the strong bot in each match-up, with 95 % intervals (bench/bots.py)",
     "ledger": "chip transfers per second through the wallet vs bare row writes (bench/ledger.py)",
     "door": "table actions per second through the one door (lock, engine, ledger) vs the engine alone (bench/door.py)",
+    "live": "real deals over real WebSockets on a production-like deployment vs an echo consumer and pgbench "
+            "(bench/live.py)",
 }
 
 
