@@ -458,14 +458,14 @@ def print_summary(report: dict) -> None:
     steps = report.get("steps") or []
     say("\n# summary")
     say(f"  {'mode':<6}{'tables':>7}{'act/s':>9}{'deals/s':>9}{'p50':>8}{'p95':>8}{'p99':>8}{'max':>8}{'err':>6}"
-        f"{'echo p50':>10}{'echo p99':>10}{'p50 ×':>8}{'act/tps':>9}")
+        f"{'echo p50':>10}{'echo p99':>10}{'p50 ×':>8}{'act/tps':>9}{'load':>7}")
     for s in steps:
         rt, echo = s["round_trip"], s.get("echo") or {"round_trip": {}}
         say(f"  {s['mode']:<6}{s['tables']:>7}{s['actions_per_s']:>9.1f}{s['deals_per_s']:>9.2f}"
             f"{fmt(rt['p50_ms']):>8}{fmt(rt['p95_ms']):>8}{fmt(rt['p99_ms']):>8}{fmt(rt['max_ms']):>8}"
             f"{s['error_frames']:>6}{fmt(echo['round_trip'].get('p50_ms')):>10}"
             f"{fmt(echo['round_trip'].get('p99_ms')):>10}{fmt((s.get('ratios') or {}).get('p50'), '.2f'):>8}"
-            f"{fmt(s.get('actions_per_tps'), '.4f'):>9}")
+            f"{fmt(s.get('actions_per_tps'), '.4f'):>9}{s['load_after'][0]:>7.2f}")
     full = [s for s in steps if s["mode"] == "full"]
     if full:
         best = max(full, key=lambda s: s["actions_per_s"])
@@ -479,10 +479,14 @@ def print_summary(report: dict) -> None:
             "first_tables_p99_over_250ms": min(over) if over else None,
         }
         f = report["full_speed"]
+        if f["max_tables_p99_within_250ms"] is None:
+            limit = f"p99 over {P99_LIMIT_MS:.0f} ms already at {f['first_tables_p99_over_250ms']} tables"
+        else:
+            limit = f"p99 ≤ {P99_LIMIT_MS:.0f} ms up to {f['max_tables_p99_within_250ms']} tables of those tried"
+            if f["first_tables_p99_over_250ms"] is not None:
+                limit += f", over it at {f['first_tables_p99_over_250ms']}"
         say(f"  full speed: best {f['best_actions_per_s']} actions/s at {f['at_tables']} tables"
-            f" = {fmt(f['actions_per_tps'], '.4f')} × TPC-B tps; p99 ≤ {P99_LIMIT_MS:.0f} ms up to "
-            f"{f['max_tables_p99_within_250ms']} tables of those tried"
-            f"{'' if f['first_tables_p99_over_250ms'] is None else ', over it from ' + str(f['first_tables_p99_over_250ms'])}")
+            f" = {fmt(f['actions_per_tps'], '.4f')} × TPC-B tps; {limit}")
     if report.get("pgbench"):
         say(f"  pgbench TPC-B: {report['pgbench']['tps']:.0f} tps")
 

@@ -85,6 +85,7 @@ class Run:
         self.kinds: Counter = Counter()  # acked messages by type, inside the window
         self.errors: Counter = Counter()  # error frames by code, whenever they came
         self.error_samples: list[dict] = []
+        self.resync_samples: list[dict] = []
         self.counts: Counter = Counter()
         self.deals: set = set()
 
@@ -109,6 +110,11 @@ def choose(snapshot: dict, rng: random.Random, stopping: bool, ante: int) -> tup
         if "show" in moves:
             return ("show", {}) if r < 0.9 or "fold_hand" not in moves else ("fold_hand", {})
         if "split" in moves:
+            # Both tied seats may answer at once, and a split settles it for both: the second answer would then be
+            # refused. So the lower tied seat answers first; the other answers only if asked again (play on).
+            waiting = (snapshot.get("clock") or {}).get("seats") or [seat]
+            if seat != min(waiting):
+                return None
             return ("split", {}) if r < 0.8 or "play_on" not in moves else ("play_on", {})
         if "decline" in moves:
             return ("decline", {}) if r < 0.7 or "buy_in" not in moves else ("buy_in", {})
@@ -286,23 +292,18 @@ class Player:
                 continue
             snapshot = self.snapshot
             if snapshot is None or snapshot["version"] <= self.wait_above:
-                if time.monotonic() - self.last_frame > RESYNC_AFTER:
-                    run.counts["resyncs"] += 1
-                    self.last_frame = time.monotonic()
-                    await self._ask_snapshot()
+                await self._resync_if_silent()
                 continue
             choice = choose(snapshot, self.rng, run.stopping, self.ante)
             if choice is None:
-                if time.monotonic() - self.last_frame > RESYNC_AFTER:
-                    run.counts["resyncs"] += 1
-                    self.last_frame = time.monotonic()
-                    await self._ask_snapshot()
+                await self._resync_if_silent()
                 continue
             if self.paced:
                 think = self.rng.uniform(*self.think)
                 clock = snapshot.get("clock")
                 if clock and snapshot.get("seat") in clock.get("seats", ()):
-                    think = min(think, max(0.0, clock["seconds_left"] - 1.0))
+                    # Never past the clock, with room for a slow answer: a 3 s Show/Fold gets at most 1 s.
+                    think = min(think, max(0.0, (clock["seconds_left"] - 1.0) / 2))
                 await asyncio.sleep(think)
                 if self.snapshot is not snapshot:
                     self.changed.set()  # something moved while thinking: decide again on the newest
@@ -312,6 +313,24 @@ class Player:
 
     def _between_deals(self) -> bool:
         return self.snapshot is None or self.snapshot["state"].get("phase") == "waiting"
+
+    async def _resync_if_silent(self) -> None:
+        """A table that says nothing for RESYNC_AFTER seconds may have lost a group message: ask for the truth."""
+        if time.monotonic() - self.last_frame <= RESYNC_AFTER:
+            return
+        run = self.run
+        run.counts["resyncs"] += 1
+        if len(run.resync_samples) < 6:
+            snapshot = self.snapshot or {}
+            state = snapshot.get("state") or {}
+            run.resync_samples.append({
+                "table": self.spec["table"], "seat": snapshot.get("seat"), "version": snapshot.get("version"),
+                "wait_above": self.wait_above, "phase": state.get("phase"), "turn": state.get("turn"),
+                "clock": snapshot.get("clock"), "legal": [e["kind"] for e in snapshot.get("legal") or ()],
+                "stopping": run.stopping, "in_window": run.in_window(time.monotonic()),
+            })
+        self.last_frame = time.monotonic()
+        await self._ask_snapshot()
 
     async def _ask_snapshot(self) -> None:
         wait = self.bucket.wait_time()
@@ -381,7 +400,7 @@ async def run_play(spec: dict) -> dict:
         "round_trip": percentiles(run.round_trips),
         "error_frames": sum(run.errors.values()), "errors_by_code": dict(run.errors),
         "errors_while_seating": errors_before, "error_samples": run.error_samples,
-        "acked_by_type": dict(run.kinds), "counts": dict(run.counts),
+        "acked_by_type": dict(run.kinds), "counts": dict(run.counts), "resync_samples": run.resync_samples,
         "client_cpu_percent": round(100 * (cpu1 - cpu0) / window, 1),
     }
 

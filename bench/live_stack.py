@@ -28,7 +28,8 @@ PG_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 # What counts as an error in a server's log.
 ERROR_PATTERNS = {
     "Traceback": re.compile(r"^Traceback \(most recent call last\)", re.M),
-    "MaxConnectionsError": re.compile(r"MaxConnectionsError"),
+    # The exception's own line, once a traceback (not the `raise` line inside it).
+    "MaxConnectionsError": re.compile(r"^[\w.]*MaxConnectionsError\b", re.M),
     "ERROR": re.compile(r"\bERROR\b|\bCRITICAL\b"),
 }
 
@@ -116,7 +117,7 @@ def error_lines(text: str, limit: int = 6) -> list[str]:
             while j < len(lines) and (lines[j].startswith(" ") or not lines[j].strip()):
                 j += 1
             candidate = lines[j] if j < len(lines) else line
-        elif ERROR_PATTERNS["ERROR"].search(line) or "MaxConnectionsError" in line:
+        elif ERROR_PATTERNS["ERROR"].search(line) or ERROR_PATTERNS["MaxConnectionsError"].match(line):
             candidate = line
         if candidate:
             candidate = candidate.strip()[:240]
@@ -276,14 +277,13 @@ class Stack:
                 for p in self.processes}
 
     def stop(self) -> None:
-        # Ignore a second Ctrl-C while cleaning up: half a clean-up leaves orphans.
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        # Ignore a second Ctrl-C (or SIGTERM) while cleaning up: half a clean-up leaves orphans.
+        previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
         try:
             for process in reversed(self.processes):
                 process.terminate()
             for process in reversed(self.processes):
                 process.wait_or_kill(10)
-            self.processes_stopped = True
             if self.db_created and not self.keep:
                 try:
                     pg_admin(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
@@ -291,7 +291,8 @@ class Stack:
                 except Exception as failure:  # noqa: BLE001 - say so, do not hide the original error
                     self.say(f"  could not drop database {self.db_name}: {failure}")
         finally:
-            signal.signal(signal.SIGINT, previous)
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
 
 
 def server_env(db_url: str, redis_url: str) -> dict:
