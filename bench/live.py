@@ -306,8 +306,10 @@ def print_step(step: dict) -> None:
 
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
-    # SIGTERM (a CI timeout, kill) cleans up like Ctrl-C does.
+    # SIGTERM (a CI timeout, kill) cleans up like Ctrl-C does; and Ctrl-C works even when started as a background
+    # job (which would inherit SIGINT ignored).
     signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     started = time.monotonic()
     report: dict = {"bench": "live", "args": {"tables": args.tables, "seconds": args.seconds, "mode": args.mode,
                                               "idle": args.idle, "target": args.target},

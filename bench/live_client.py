@@ -86,6 +86,7 @@ class Run:
         self.errors: Counter = Counter()  # error frames by code, whenever they came
         self.error_samples: list[dict] = []
         self.resync_samples: list[dict] = []
+        self.by_kind: dict[str, list[float]] = {}  # acked round trips by message type
         self.counts: Counter = Counter()
         self.deals: set = set()
 
@@ -209,6 +210,7 @@ class Player:
                     if kind == "ack":
                         if run.in_window(at):
                             run.round_trips.append(now - pending[1])
+                            run.by_kind.setdefault(pending[2], []).append(now - pending[1])
                             run.kinds[pending[2]] += 1
                         self.wait_above = max(self.wait_above, message.get("version", self.version) - 1)
                     else:
@@ -398,6 +400,7 @@ async def run_play(spec: dict) -> dict:
         "actions": acks, "actions_per_s": round(acks / window, 1), "moves_per_s": round(moves / window, 1),
         "deals": len(run.deals), "deals_per_s": round(len(run.deals) / window, 2),
         "round_trip": percentiles(run.round_trips),
+        "round_trip_by_type": {kind: percentiles(v) for kind, v in sorted(run.by_kind.items())},
         "error_frames": sum(run.errors.values()), "errors_by_code": dict(run.errors),
         "errors_while_seating": errors_before, "error_samples": run.error_samples,
         "acked_by_type": dict(run.kinds), "counts": dict(run.counts), "resync_samples": run.resync_samples,
