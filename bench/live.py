@@ -458,6 +458,8 @@ def _interrupt(signum, frame):
 
 def print_summary(report: dict) -> None:
     steps = report.get("steps") or []
+    if not steps:
+        return
     say("\n# summary")
     say(f"  {'mode':<6}{'tables':>7}{'act/s':>9}{'deals/s':>9}{'p50':>8}{'p95':>8}{'p99':>8}{'max':>8}{'err':>6}"
         f"{'echo p50':>10}{'echo p99':>10}{'p50 ×':>8}{'act/tps':>9}{'load':>7}")

@@ -314,7 +314,12 @@ class Player:
             await self.wait_answer()
 
     def _between_deals(self) -> bool:
-        return self.snapshot is None or self.snapshot["state"].get("phase") == "waiting"
+        """Between deals by a view that is current: not one from before this player's own last message."""
+        snapshot = self.snapshot
+        if snapshot is None:
+            return True
+        current = self.outstanding is None and snapshot["version"] > self.wait_above
+        return current and snapshot["state"].get("phase") == "waiting"
 
     async def _resync_if_silent(self) -> None:
         """A table that says nothing for RESYNC_AFTER seconds may have lost a group message: ask for the truth."""

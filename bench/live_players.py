@@ -47,11 +47,10 @@ def make_players(count: int, run_id: str, chips: int = CHIPS, say=print) -> list
     staff = User.objects.create_user(email=f"staff-{run_id}@bench.example.com", is_staff=True,
                                      display_name=f"staff {run_id}"[:32])
     hashed = make_password(PASSWORD)
-    existing = User.objects.filter(email__startswith=f"p-{run_id}-").count()
     users = [
         User(username=f"p-{run_id}-{i}@bench.example.com", email=f"p-{run_id}-{i}@bench.example.com",
              display_name=f"b{run_id}-{i}"[:32], password=hashed)
-        for i in range(existing, existing + count)
+        for i in range(count)
     ]
     User.objects.bulk_create(users)
     EmailAddress.objects.bulk_create(
