@@ -70,6 +70,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds per step (default 20)")
     parser.add_argument("--mode", type=mode_list, default=["full"], help="full, paced or full,paced (default full)")
     parser.add_argument("--think", default="1,3", help="paced think time range in seconds (default 1,3)")
+    parser.add_argument("--warmup", type=float, default=0.0,
+                        help="seconds played before each measured window (default 0: the first New deal counts)")
     parser.add_argument("--idle", type=int, default=0, metavar="N", help="N idle spectator sockets on one daphne")
     parser.add_argument("--idle-seconds", type=float, default=10.0, help="how long the spectators idle (10)")
     parser.add_argument("--ante", type=int, default=10)
@@ -195,12 +197,13 @@ def play_step(args, mode, tables, players, web_urls, logs, server_processes) -> 
             url, origin = ws_url(web_urls[(t * SEATS + seat) % len(web_urls)], f"/ws/tables/{table_id}/")
             specs.append({"url": url, "origin": origin, "cookie": player.cookie, "table": table_id, "seat": seat,
                           "buyin": 100 * args.ante, "ante": args.ante})
-    spec = {"kind": "play", "mode": mode, "seconds": args.seconds, "think": args.think, "players": specs,
+    spec = {"kind": "play", "mode": mode, "seconds": args.seconds, "warmup": args.warmup, "think": args.think,
+            "players": specs,
             "drain": 15.0 if mode == "full" else 25.0, "seed": n}
     logs.mark()
     load_before = loadavg()
     with CpuMeter(server_processes) as cpu:
-        result = run_client(spec, timeout=args.seconds + 240)
+        result = run_client(spec, timeout=args.warmup + args.seconds + 240)
     result.update(tables=n, load_before=load_before, load_after=loadavg(), server_cpu_percent=cpu.percent,
                   server_log_errors=logs.since())
     return result
@@ -289,7 +292,8 @@ def print_step(step: dict) -> None:
     say(f"  {step['mode']:<5} {step['tables']:>4} tables {step['sockets']:>5} sockets  "
         f"actions/s {step['actions_per_s']:>7.1f}  deals/s {step['deals_per_s']:>6.2f}  "
         f"rt p50/p95/p99/max {fmt(rt['p50_ms'])}/{fmt(rt['p95_ms'])}/{fmt(rt['p99_ms'])}/{fmt(rt['max_ms'])} ms  "
-        f"errors {step['error_frames']} {step['errors_by_code'] or ''}")
+        f"errors {step['error_frames']} {step['errors_by_code'] or ''}"
+        f"{'  failures ' + str(step['failures']) if step['failures'] else ''}")
     counts = step["counts"]
     say(f"        client CPU {step['client_cpu_percent']}%  server CPU {step['server_cpu_percent']}  "
         f"throttled {counts.get('throttled', 0)}  resyncs {counts.get('resyncs', 0)}  "
@@ -299,7 +303,8 @@ def print_step(step: dict) -> None:
     if echo:
         ert = echo["round_trip"]
         say(f"        echo: {echo['echoes_per_s']:.1f}/s  rt p50/p95/p99/max {fmt(ert['p50_ms'])}/{fmt(ert['p95_ms'])}/"
-            f"{fmt(ert['p99_ms'])}/{fmt(ert['max_ms'])} ms  errors {echo['error_frames']}  "
+            f"{fmt(ert['p99_ms'])}/{fmt(ert['max_ms'])} ms  errors {echo['error_frames']}"
+            f"{' failures ' + str(echo['failures']) if echo['failures'] else ''}  "
             f"ratios p50 {fmt(step['ratios']['p50'], '.2f')}× p99 {fmt(step['ratios']['p99'], '.2f')}×  "
             f"load {echo['load_before']} → {echo['load_after']}")
 
@@ -461,13 +466,13 @@ def print_summary(report: dict) -> None:
     if not steps:
         return
     say("\n# summary")
-    say(f"  {'mode':<6}{'tables':>7}{'act/s':>9}{'deals/s':>9}{'p50':>8}{'p95':>8}{'p99':>8}{'max':>8}{'err':>6}"
+    say(f"  {'mode':<6}{'tables':>7}{'act/s':>9}{'deals/s':>9}{'p50':>8}{'p95':>8}{'p99':>8}{'max':>8}{'err':>6}{'fail':>6}"
         f"{'echo p50':>10}{'echo p99':>10}{'p50 ×':>8}{'act/tps':>9}{'load':>7}")
     for s in steps:
         rt, echo = s["round_trip"], s.get("echo") or {"round_trip": {}}
         say(f"  {s['mode']:<6}{s['tables']:>7}{s['actions_per_s']:>9.1f}{s['deals_per_s']:>9.2f}"
             f"{fmt(rt['p50_ms']):>8}{fmt(rt['p95_ms']):>8}{fmt(rt['p99_ms']):>8}{fmt(rt['max_ms']):>8}"
-            f"{s['error_frames']:>6}{fmt(echo['round_trip'].get('p50_ms')):>10}"
+            f"{s['error_frames']:>6}{sum(s['failures'].values()):>6}{fmt(echo['round_trip'].get('p50_ms')):>10}"
             f"{fmt(echo['round_trip'].get('p99_ms')):>10}{fmt((s.get('ratios') or {}).get('p50'), '.2f'):>8}"
             f"{fmt(s.get('actions_per_tps'), '.4f'):>9}{s['load_after'][0]:>7.2f}")
     full = [s for s in steps if s["mode"] == "full"]

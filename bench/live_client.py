@@ -84,6 +84,7 @@ class Run:
         self.round_trips: list[float] = []
         self.kinds: Counter = Counter()  # acked messages by type, inside the window
         self.errors: Counter = Counter()  # error frames by code, whenever they came
+        self.failures: Counter = Counter()  # no answer in time, broken sockets
         self.error_samples: list[dict] = []
         self.resync_samples: list[dict] = []
         self.by_kind: dict[str, list[float]] = {}  # acked round trips by message type
@@ -94,7 +95,16 @@ class Run:
         return self.start is not None and self.start <= at and (self.end is None or at <= self.end)
 
     def error(self, message: dict, context: str) -> None:
+        """An `error` frame from the server."""
         self.errors[message.get("code") or "?"] += 1
+        self._sample(message, context)
+
+    def failure(self, code: str, text: str, context: str) -> None:
+        """Not a frame: an answer that never came, a socket that broke, a client task that failed."""
+        self.failures[code] += 1
+        self._sample({"code": code, "message": text[:200]}, context)
+
+    def _sample(self, message: dict, context: str) -> None:
         if len(self.error_samples) < 8:
             self.error_samples.append({"code": message.get("code"), "message": message.get("message"),
                                        "context": context})
@@ -225,7 +235,7 @@ class Player:
                     run.counts["events"] += 1
         except Exception as failure:  # noqa: BLE001 - a dropped socket is a figure, not a crash
             run.counts["socket_errors"] += 1
-            run.error({"code": f"socket:{type(failure).__name__}", "message": str(failure)[:200]}, "read")
+            run.failure(f"socket:{type(failure).__name__}", str(failure), "read")
         finally:
             if not run.stopping:
                 run.counts["unexpected_closes"] += 1
@@ -280,8 +290,8 @@ class Player:
             await asyncio.wait_for(self.answered.wait(), ANSWER_TIMEOUT)
         except TimeoutError:
             self.run.counts["unanswered"] += 1
-            self.run.error({"code": "no_answer", "message": f"no ack/error in {ANSWER_TIMEOUT} s"},
-                           self.outstanding[2] if self.outstanding else "?")
+            self.run.failure("no_answer", f"no ack/error in {ANSWER_TIMEOUT} s",
+                             self.outstanding[2] if self.outstanding else "?")
             self.outstanding = None
 
     async def play(self) -> None:
@@ -382,9 +392,10 @@ async def run_play(spec: dict) -> dict:
         raise RuntimeError(f"{len(failed)} of {len(players)} players could not sit: {failed[:3]}")
     ready_seconds = time.monotonic() - started
     errors_before = sum(run.errors.values())
+    tasks = [asyncio.ensure_future(p.play()) for p in players]
+    await asyncio.sleep(spec.get("warmup", 0.0))  # played, not measured (errors still count)
     cpu0 = cpu_seconds()
     run.start = time.monotonic()
-    tasks = [asyncio.ensure_future(p.play()) for p in players]
     await asyncio.sleep(spec["seconds"])
     run.end = time.monotonic()
     cpu1 = cpu_seconds()
@@ -394,7 +405,7 @@ async def run_play(spec: dict) -> dict:
     outcomes = await asyncio.gather(*tasks, return_exceptions=True)
     for outcome in outcomes:
         if isinstance(outcome, BaseException):
-            run.error({"code": f"client:{type(outcome).__name__}", "message": str(outcome)[:200]}, "play")
+            run.failure(f"client:{type(outcome).__name__}", str(outcome), "play")
     await asyncio.gather(*(p.close() for p in players), return_exceptions=True)
     window = run.end - run.start
     acks = sum(run.kinds.values())
@@ -407,6 +418,7 @@ async def run_play(spec: dict) -> dict:
         "round_trip": percentiles(run.round_trips),
         "round_trip_by_type": {kind: percentiles(v) for kind, v in sorted(run.by_kind.items())},
         "error_frames": sum(run.errors.values()), "errors_by_code": dict(run.errors),
+        "failures": dict(run.failures),
         "errors_while_seating": errors_before, "error_samples": run.error_samples,
         "acked_by_type": dict(run.kinds), "counts": dict(run.counts), "resync_samples": run.resync_samples,
         "client_cpu_percent": round(100 * (cpu1 - cpu0) / window, 1),
@@ -450,13 +462,13 @@ async def run_echo(spec: dict) -> dict:
             try:
                 raw = await asyncio.wait_for(ws.recv(), ANSWER_TIMEOUT)
             except TimeoutError:
-                run.error({"code": "no_answer"}, "echo")
+                run.failure("no_answer", f"no echo in {ANSWER_TIMEOUT} s", "echo")
                 continue
             if run.in_window(time.monotonic()):
                 run.round_trips.append(time.perf_counter() - began)
                 run.kinds["echo"] += 1
             if orjson.loads(raw).get("id") != message_id:
-                run.error({"code": "wrong_echo"}, "echo")
+                run.failure("wrong_echo", "the echo of another frame", "echo")
 
     cpu0 = cpu_seconds()
     run.start = time.monotonic()
@@ -468,7 +480,7 @@ async def run_echo(spec: dict) -> dict:
     done = await asyncio.gather(*(asyncio.wait_for(t, ANSWER_TIMEOUT + 5) for t in tasks), return_exceptions=True)
     for outcome in done:
         if isinstance(outcome, BaseException):
-            run.error({"code": f"socket:{type(outcome).__name__}", "message": str(outcome)[:200]}, "echo")
+            run.failure(f"socket:{type(outcome).__name__}", str(outcome), "echo")
     await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
     window = run.end - run.start
     n = run.kinds["echo"]
@@ -476,6 +488,7 @@ async def run_echo(spec: dict) -> dict:
         "kind": "echo", "mode": spec["mode"], "sockets": len(flat), "seconds": round(window, 2),
         "echoes": n, "echoes_per_s": round(n / window, 1), "round_trip": percentiles(run.round_trips),
         "error_frames": sum(run.errors.values()), "errors_by_code": dict(run.errors),
+        "failures": dict(run.failures),
         "client_cpu_percent": round(100 * (cpu1 - cpu0) / window, 1),
     }
 
