@@ -15,6 +15,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from . import selectors, services
 from .protocol import BadMessage, parse_frame
 from .ratelimit import TokenBucket
+from .services import notify
 from .services.notify import table_group
 from .state_io import events_for
 
@@ -90,10 +91,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             if committed is not None:
                 await self.show(committed, force=True)
             return
+        outbox = []
+        token = notify.outbox.set(outbox)
         try:
             if request.type == "chat":
                 reply = await database_sync_to_async(services.chat)(self.table_id, self.user, request.text, request.id)
                 await self.send_json(reply)
+                await self.send_outbox(outbox)
                 return
             ack = await database_sync_to_async(services.act)(self.table_id, self.user, request.command, request.id)
         except services.DoorError as refused:
@@ -103,11 +107,22 @@ class TableConsumer(AsyncWebsocketConsumer):
             log.exception("table %s: %r from %s failed", self.table_id, request, self.user)
             await self.send_json(error("server_error", "Something went wrong; nothing was changed.", request.id))
             return
+        finally:
+            notify.outbox.reset(token)
         await self.send_json(ack.reply)
         # The actor sees the result at once, even if the group message is lost; that message is then skipped.
         change = ack.change
         if change is not None and self.committed is not None:
             await self.show(self.committed.changed(change.message()), events=change.events)
+        await self.send_outbox(outbox)
+
+    async def send_outbox(self, outbox: list) -> None:
+        """The group messages of the door's committed changes, in order (notify.outbox)."""
+        for group, message in outbox:
+            try:
+                await self.channel_layer.group_send(group, message)
+            except Exception:  # at-most-once delivery anyway: the next message carries the whole state
+                log.exception("group_send to %s failed", group)
 
     async def show(self, committed, force: bool = False, events=()):
         """Send this viewer's snapshot of `committed` (and the events it came with), unless it is not newer."""

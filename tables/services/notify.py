@@ -9,6 +9,7 @@ consumer sends its client only `state.view(seat)`. The lobby names and fills its
 from __future__ import annotations
 
 import logging
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from asgiref.sync import async_to_sync
@@ -75,7 +76,18 @@ def chat_line(table_id: int, line: dict) -> None:
     group_send(table_group(table_id), {"type": "table.chat", "line": line})
 
 
+# Set by a consumer around its call to the door: the group messages of the change are collected here, and the
+# consumer sends them itself from its event loop after the door returns, so the door's one database thread never
+# waits on Redis (nor on the event loop a thread-side send would need). asgiref runs the door in a copy of the
+# consumer's context, so the list it set is the one the door appends to.
+outbox: ContextVar[list | None] = ContextVar("svara_group_outbox", default=None)
+
+
 def group_send(group: str, message: dict) -> None:
+    collected = outbox.get()
+    if collected is not None:
+        collected.append((group, message))
+        return
     layer = get_channel_layer()
     if layer is None:
         return
