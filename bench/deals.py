@@ -2,13 +2,9 @@
 
     python -m bench deals [--deals 4500] [--hands 900] [--rounds 15] [--seed 1] [--only-memory]
 
-Engine: a 6-seat classic table of random legal players (blind rounds, svaras, buy-ins included), timed three ways:
-- "server": the state kept as the table server keeps it (ARCHITECTURE.md "How a move flows"). Before every action
-  it is loaded from its stored text through the door's StateMemo (tables/state_memo.py), after it written back with
-  `state.dumps()` and kept in the memo: the text is compared and written on every action, and decoded only when
-  another process wrote it;
-- "decode": the same, but decoded from the text before every action (`TableState.loads`), as when every action
-  arrives at a process that did not write the last state;
+Engine: a 6-seat classic table of random legal players (blind rounds, svaras, buy-ins included), timed two ways:
+- "server": the state kept as the table server keeps it (docs/architecture.md "How a move flows"): decoded from its
+  stored text before every action (`TableState.loads`) and written back after it (`state.dumps()`);
 - "memory": one TableState object, never stored.
 Baseline: PokerKit 0.7.7 `NoLimitTexasHoldem`, 6 players, every automation on, random legal actions.
 The runs alternate in short rounds in one process and each side's median is kept. Target (issue 3): the engine,
@@ -25,12 +21,11 @@ import time
 import warnings
 
 from tables.engine.play import Action, TableState
-from tables.state_memo import StateMemo
 
 TARGET_RATIO = 10.0
 
 
-MODES = ("server", "decode", "memory")
+MODES = ("server", "memory")
 
 
 def engine_deals_per_second(deals: int, seed: int, mode: str) -> tuple[float, int, float]:
@@ -46,8 +41,6 @@ def engine_deals_per_second(deals: int, seed: int, mode: str) -> tuple[float, in
     total = sum(s.stack for s in state.seats)
     stored = state.dumps()
     size = len(stored)
-    memo = StateMemo(TableState.loads)
-    take = memo.take if mode == "server" else lambda key, text: TableState.loads(text)
     roundtrip = mode != "memory"
     done = actions = 0
     counted = None  # the deal_no of the last finished deal counted (a deal ends with its result, showdown.py)
@@ -55,7 +48,7 @@ def engine_deals_per_second(deals: int, seed: int, mode: str) -> tuple[float, in
     started = time.perf_counter()
     while done < deals:
         if roundtrip:
-            state = take(1, stored)
+            state = TableState.loads(stored)
         if state.phase == "waiting":
             # Top up and bring back every seat before anyone presses New deal, so all six play every deal.
             press = -1
@@ -92,8 +85,6 @@ def engine_deals_per_second(deals: int, seed: int, mode: str) -> tuple[float, in
             done += 1
         if roundtrip:
             stored = state.dumps()
-            if mode == "server":
-                memo.keep(1, stored, state)
             size = max(size, len(stored))
     elapsed = time.perf_counter() - started
     if sum(s.stack for s in state.seats) + state.pot + state.rake_taken != total:

@@ -6,9 +6,9 @@ format 4 (the positional JSON array it replaced, frozen below), both written and
 The states are those of random legal play (bench/deals.py's players) after every action, a table of 6 (by default)
 with every seat playing every deal. Each round writes every state in one format then the other (alternating which
 goes first), then reads every text back; each side's median over the rounds is kept. Printed: microseconds per
-action for dumps, loads and both, for each format, the difference, the sizes, and what the door's memo of decoded
-states (tables/state_memo.py) saves per action: one loads (it never saves the dumps).
-A door action costs 1.5-3 ms (bench door), so 2 % of it is 30-60 microseconds.
+action for dumps, loads and both, for each format, the difference, the sizes, and what a per-process memo of decoded
+states (the door had one until issue 10) would save per action: one loads (never the dumps).
+A door action costs milliseconds (bench door), so 2 % of it is well above the difference.
 """
 
 from __future__ import annotations
