@@ -123,3 +123,42 @@ def test_table_actions_commit_asynchronously_and_staff_credits_durably(players, 
         assert cursor.fetchone()[0] == "off"
     sql = statements(credit, players[0], 5, reason="a prize", staff=staff)
     assert sql[0] == "SET LOCAL synchronous_commit TO on", sql
+
+
+# One deal played through, statement by statement (the door's transaction and its after-commit work, without
+# BEGIN and COMMIT): PostgreSQL, then SQLite where the ledger batch needs a statement more. The first sit-down at a
+# table and its first deal open ledger accounts (a savepoint and an insert more); a seat change re-reads the
+# lobby's list once for every lobby socket.
+PER_KIND = [  # (who, action, PostgreSQL, SQLite)
+    (0, {"kind": "sit", "amount": 400, "seat": 0}, 18, 19),
+    (1, {"kind": "sit", "amount": 400, "seat": 1}, 18, 19),
+    (0, {"kind": "new_deal"}, 3, 3),  # ready: lock, state, reply
+    (1, {"kind": "new_deal"}, 12, 13),  # the deal starts: antes into a new pot, the deal's row and events
+    ("turn", {"kind": "open", "card": 0}, 4, 4),
+    ("turn", {"kind": "check"}, 4, 4),
+    ("turn", {"kind": "bet", "amount": 20}, 6, 7),
+    ("turn", {"kind": "raise", "amount": 40}, 6, 7),
+    ("turn", {"kind": "call"}, 6, 7),
+    ("turn", {"kind": "show"}, 12, 13),  # the deal ends: the award, the rake to a new house account, the deal closed
+    (0, {"kind": "add_chips", "amount": 50}, 5, 6),
+    (0, {"kind": "sit_out"}, 3, 3),
+    (0, {"kind": "back"}, 3, 3),
+    (1, {"kind": "stand"}, 9, 10),
+]
+
+
+def test_every_kind_of_action_runs_its_pinned_number_of_statements(classic_table, players):
+    ann, boris, _ = players
+    users = [ann, boris]
+    services.queue_test_deck(classic_table.pk, ["9s 8d 7c", "Ah Kh Qh"])
+    postgres = connection.vendor == "postgresql"
+    seen = []
+    for index, (who, action, on_postgres, on_sqlite) in enumerate(PER_KIND):
+        user = whose_turn(classic_table, users) if who == "turn" else users[who]
+        sql = statements(services.act, classic_table.pk, user, action, f"m{index}")
+        seen.append((action["kind"], len(sql), on_postgres if postgres else on_sqlite))
+    assert [(kind, got) for kind, got, _ in seen] == [(kind, want) for kind, _, want in seen]
+    with_id = statements(services.chat, classic_table.pk, ann, "gl", "c1")
+    assert len(with_id) == 2  # lock, reply (the line itself goes out after commit, from memory)
+    ledger_matches_engine(classic_table.pk)
+    audit_clean()
