@@ -84,7 +84,7 @@ def close_table(table_id: int, staff=None, *, idle_before=None) -> Table:
         if idle_before is not None and (table.empty_since is None or table.empty_since >= idle_before):
             raise DoorError("illegal_action", f"Table {table_id} is not idle.")
         state = loads(table)
-        for player, seat in sorted(chips_of(state).seats.items()):
+        for seat in sorted(chips_of(state).seats.values()):
             if not state.seats[seat].leaving:
                 play_action(table, state, play.Action("stand", seat=seat))
         # Seats of players folded mid-deal free when the deal ends: play the clocks out until it has.
