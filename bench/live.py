@@ -15,8 +15,8 @@ opening, samples that process's CPU while they idle, closes them all at once and
 The load average is printed at every phase; errors and tracebacks in every server log are reported; the last line
 is one JSON object with every figure. See docs/benchmarks.md.
 
-Exit status 1 when the tool could not measure (a process did not start or died, a step made no action, a
-full-speed step finished no deal); figures themselves are never asserted.
+Exit status 1 when the tool could not measure (a process did not start or died, a step made no action);
+figures themselves are never asserted.
 """
 
 from __future__ import annotations
@@ -383,9 +383,8 @@ def main(argv: list[str]) -> int:
                 if step["actions"] == 0:
                     say(f"  FAILED: no action was acknowledged in {mode} with {n} tables")
                     status = 1
-                elif mode == "full" and step["deals"] == 0 and args.seconds >= 5:
-                    say(f"  FAILED: no deal finished in {args.seconds:.0f} s at full speed with {n} tables")
-                    status = 1
+                elif step["deals"] == 0:
+                    say(f"  note: no deal finished in the {args.seconds:.0f} s window ({mode}, {n} tables)")
         report["steps"] = steps
 
         if steps and not args.no_pgbench:
