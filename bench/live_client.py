@@ -17,8 +17,8 @@ with the servers as cheaply as it can (asyncio, the `websockets` library, orjson
   stdin, then closed all at once.
 
 A round trip is the time from sending a message with an id to receiving its `ack` or `error` (for echo: the frame
-coming back). The server's own rate limit (10 actions a second a socket) is respected on the client side; a wait
-for it is counted (`throttled`), never sent to be refused.
+coming back). The server's own rate limit (10 actions a second a socket) is kept on the client side with a margin
+(8); a wait for it is counted (`throttled`). A clock about to run out on a player is left to run out.
 """
 
 from __future__ import annotations
