@@ -204,6 +204,7 @@ def play_step(args, mode, tables, players, web_urls, logs, server_processes) -> 
     load_before = loadavg()
     with CpuMeter(server_processes) as cpu:
         result = run_client(spec, timeout=args.warmup + args.seconds + 240)
+        time.sleep(2.0)  # the servers' disconnect handlers run after the sockets closed: their errors are this step's
     result.update(tables=n, load_before=load_before, load_after=loadavg(), server_cpu_percent=cpu.percent,
                   server_log_errors=logs.since())
     return result
