@@ -15,8 +15,8 @@ opening, samples that process's CPU while they idle, closes them all at once and
 The load average is printed at every phase; errors and tracebacks in every server log are reported; the last line
 is one JSON object with every figure. See docs/benchmarks.md.
 
-Exit status 1 when the tool could not measure (a process did not start or died, a step made no action, a
-full-speed step finished no deal); figures themselves are never asserted.
+Exit status 1 when the tool could not measure (a process did not start or died, a step made no action);
+figures themselves are never asserted.
 """
 
 from __future__ import annotations
@@ -120,20 +120,20 @@ def run_client(spec: dict, timeout: float) -> dict:
     client = subprocess.Popen([sys.executable, "-m", "bench.live_client", str(spec_path), str(result_path)],
                               cwd=ROOT, stderr=subprocess.PIPE, text=True, preexec_fn=_die_with_parent)
     try:
-        _, errors = client.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        client.kill()
-        _, errors = client.communicate()
-        raise ClientFailed(f"the load client did not finish in {timeout:.0f} s:\n{errors[-3000:]}") from None
+        try:
+            _, errors = client.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            client.kill()
+            _, errors = client.communicate()
+            raise ClientFailed(f"the load client did not finish in {timeout:.0f} s:\n{errors[-3000:]}") from None
+        if client.returncode or not result_path.exists():
+            raise ClientFailed(f"the load client failed (status {client.returncode}):\n{errors[-3000:]}")
+        return json.loads(result_path.read_text())
     finally:
         if client.poll() is None:
             client.kill()
             client.wait()
-    if client.returncode or not result_path.exists():
-        raise ClientFailed(f"the load client failed (status {client.returncode}):\n{errors[-3000:]}")
-    result = json.loads(result_path.read_text())
-    shutil.rmtree(work, ignore_errors=True)
-    return result
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def ws_url(base: str, path: str) -> tuple[str, str]:
@@ -204,6 +204,7 @@ def play_step(args, mode, tables, players, web_urls, logs, server_processes) -> 
     load_before = loadavg()
     with CpuMeter(server_processes) as cpu:
         result = run_client(spec, timeout=args.warmup + args.seconds + 240)
+        time.sleep(2.0)  # the servers' disconnect handlers run after the sockets closed: their errors are this step's
     result.update(tables=n, load_before=load_before, load_after=loadavg(), server_cpu_percent=cpu.percent,
                   server_log_errors=logs.since())
     return result
@@ -241,31 +242,35 @@ def idle_phase(args, table_id, web_url, web_process, idle_log) -> dict:
                               cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True, preexec_fn=_die_with_parent)
     try:
-        line = client.stdout.readline()
-        if not line:
-            raise ClientFailed(f"the idle client failed:\n{client.stderr.read()[-3000:]}")
-        opened = json.loads(line)
-        say(f"  {opened['opened']} spectators open in {opened['seconds']:.2f} s; idling {args.idle_seconds:.0f} s")
-        time.sleep(1.0)  # let the last snapshots go out before sampling
-        cpu_percent = None
-        if pid is not None:
-            cpu0, at = proc_cpu_seconds(pid), time.monotonic()
-            time.sleep(args.idle_seconds)
-            cpu_percent = round(100 * (proc_cpu_seconds(pid) - cpu0) / (time.monotonic() - at), 2)
-        else:
-            time.sleep(args.idle_seconds)
-        load_idle = loadavg()
-        client.stdin.write("close\n")
-        client.stdin.flush()
-        _, errors = client.communicate(timeout=180)
-        if client.returncode or not result_path.exists():
-            raise ClientFailed(f"the idle client failed (status {client.returncode}):\n{errors[-3000:]}")
+        return _idle_run(args, client, result_path, pid, web_url, table_id, log_path, log_mark, load_before)
     finally:
         if client.poll() is None:
             client.kill()
             client.wait()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _idle_run(args, client, result_path, pid, web_url, table_id, log_path, log_mark, load_before) -> dict:
+    line = client.stdout.readline()
+    if not line:
+        raise ClientFailed(f"the idle client failed:\n{client.stderr.read()[-3000:]}")
+    opened = json.loads(line)
+    say(f"  {opened['opened']} spectators open in {opened['seconds']:.2f} s; idling {args.idle_seconds:.0f} s")
+    time.sleep(1.0)  # let the last snapshots go out before sampling
+    cpu_percent = None
+    if pid is not None:
+        cpu0, at = proc_cpu_seconds(pid), time.monotonic()
+        time.sleep(args.idle_seconds)
+        cpu_percent = round(100 * (proc_cpu_seconds(pid) - cpu0) / (time.monotonic() - at), 2)
+    else:
+        time.sleep(args.idle_seconds)
+    load_idle = loadavg()
+    client.stdin.write("close\n")
+    client.stdin.flush()
+    _, errors = client.communicate(timeout=180)
+    if client.returncode or not result_path.exists():
+        raise ClientFailed(f"the idle client failed (status {client.returncode}):\n{errors[-3000:]}")
     result = json.loads(result_path.read_text())
-    shutil.rmtree(work, ignore_errors=True)
     time.sleep(5.0)  # the server's disconnect handlers run after the sockets closed
     log_errors = None
     if log_path and log_path.exists():
@@ -383,9 +388,8 @@ def main(argv: list[str]) -> int:
                 if step["actions"] == 0:
                     say(f"  FAILED: no action was acknowledged in {mode} with {n} tables")
                     status = 1
-                elif mode == "full" and step["deals"] == 0 and args.seconds >= 5:
-                    say(f"  FAILED: no deal finished in {args.seconds:.0f} s at full speed with {n} tables")
-                    status = 1
+                elif step["deals"] == 0:
+                    say(f"  note: no deal finished in the {args.seconds:.0f} s window ({mode}, {n} tables)")
         report["steps"] = steps
 
         if steps and not args.no_pgbench:

@@ -17,8 +17,8 @@ with the servers as cheaply as it can (asyncio, the `websockets` library, orjson
   stdin, then closed all at once.
 
 A round trip is the time from sending a message with an id to receiving its `ack` or `error` (for echo: the frame
-coming back). The server's own rate limit (10 actions a second a socket) is respected on the client side; a wait
-for it is counted (`throttled`), never sent to be refused.
+coming back). The server's own rate limit (10 actions a second a socket) is kept on the client side with a margin
+(8); a wait for it is counted (`throttled`). A clock about to run out on a player is left to run out.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ MOVES = frozenset(
     ("check", "bet", "call", "raise", "fold", "blind", "dark", "show", "fold_hand", "split", "play_on", "buy_in",
      "decline")
 )
+CLOCK_MARGIN = 0.5  # a clock with less left than this for me is left to run out: the answer would come too late
 RESYNC_AFTER = 8.0  # seconds without any frame before a player asks for a full snapshot
 ANSWER_TIMEOUT = 15.0  # an ack or error that never comes is counted, and the player goes on
 CONNECT_CONCURRENCY = 40
@@ -168,8 +169,10 @@ class Player:
         self.think = common.get("think", [1.0, 3.0])
         self.ante = spec["ante"]
         self.rng = random.Random(common.get("seed", 0) * 100_003 + index)
-        self.bucket = Bucket(common.get("rate", 10), common.get("rate", 10))
+        # Below the server's 10 a second: it counts when it reads a message, and messages can bunch on the way.
+        self.bucket = Bucket(common.get("rate", 8), common.get("rate", 8))
         self.snapshot: dict | None = None
+        self.received = 0.0  # when the snapshot came (monotonic)
         self.version = -1
         self.wait_above = -1  # act only on a snapshot with a version above this (after an ack or an error)
         self.outstanding: tuple[str, float, str] | None = None
@@ -203,7 +206,7 @@ class Player:
                         continue
                     if self.version >= 0 and version > self.version + 1:
                         run.counts["version_skips"] += 1
-                    self.version, self.snapshot = version, message
+                    self.version, self.snapshot, self.received = version, message, time.monotonic()
                     result = message["state"].get("last_result")
                     if result is not None and run.in_window(time.monotonic()):
                         run.deals.add((self.spec["table"], result.get("deal_no")))
@@ -307,6 +310,9 @@ class Player:
                 await self._resync_if_silent()
                 continue
             choice = choose(snapshot, self.rng, run.stopping, self.ante)
+            if choice is not None and self._clock_left(snapshot) < CLOCK_MARGIN:
+                run.counts["left_to_the_clock"] += 1
+                choice = None
             if choice is None:
                 await self._resync_if_silent()
                 continue
@@ -322,6 +328,13 @@ class Player:
                     continue
             await self.send(*choice)
             await self.wait_answer()
+
+    def _clock_left(self, snapshot: dict) -> float:
+        """Seconds left on a clock that waits for me, by the snapshot's count and the time since it came."""
+        clock = snapshot.get("clock")
+        if not clock or snapshot.get("seat") not in clock.get("seats", ()):
+            return float("inf")
+        return clock["seconds_left"] - (time.monotonic() - self.received)
 
     def _between_deals(self) -> bool:
         """Between deals by a view that is current: not one from before this player's own last message."""
