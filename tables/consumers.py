@@ -7,9 +7,11 @@ viewer's snapshot; the player who acted gets his from the door's answer, once.
 
 import asyncio
 import logging
+import os
+from concurrent.futures import ThreadPoolExecutor
 
 import orjson
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from . import selectors, services
@@ -23,6 +25,16 @@ log = logging.getLogger(__name__)
 
 ACTIONS_PER_SECOND = 10
 CHAT_PER_SECOND, CHAT_BURST = 1, 3
+
+# The door runs on threads of its own, not on asgiref's one thread-sensitive thread: a door call spends most of
+# its time waiting for PostgreSQL, so actions at different tables overlap (at one table they queue on its row
+# lock). Each thread holds a pooled connection while it runs: DB_POOL_MAX_SIZE must exceed DOOR_THREADS.
+DOOR_THREADS = int(os.environ.get("SVARA_DOOR_THREADS", "4"))
+_door_threads = ThreadPoolExecutor(max_workers=DOOR_THREADS, thread_name_prefix="door")
+
+
+def through_the_door(service):
+    return DatabaseSyncToAsync(service, thread_sensitive=False, executor=_door_threads)
 
 
 def error(code: str, message: str, message_id=None) -> dict:
@@ -95,11 +107,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         token = notify.outbox.set(outbox)
         try:
             if request.type == "chat":
-                reply = await database_sync_to_async(services.chat)(self.table_id, self.user, request.text, request.id)
+                reply = await through_the_door(services.chat)(self.table_id, self.user, request.text, request.id)
                 await self.send_json(reply)
                 await self.send_outbox(outbox)
                 return
-            ack = await database_sync_to_async(services.act)(self.table_id, self.user, request.command, request.id)
+            ack = await through_the_door(services.act)(self.table_id, self.user, request.command, request.id)
         except services.DoorError as refused:
             await self.send_json(error(refused.code, refused.message, request.id))
             return
