@@ -14,7 +14,7 @@ import orjson
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from . import selectors, services
+from . import clock_watch, selectors, services
 from .protocol import BadMessage, parse_frame
 from .ratelimit import TokenBucket
 from .services import notify
@@ -55,6 +55,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.actions = TokenBucket(ACTIONS_PER_SECOND, ACTIONS_PER_SECOND)
         self.chats = TokenBucket(CHAT_PER_SECOND, CHAT_BURST)
         await self.accept()
+        clock_watch.watch_here()
         # Join the group before reading the row, so no change can fall between the two.
         await self.channel_layer.group_add(self.group, self.channel_name)
         committed = await database_sync_to_async(selectors.committed)(self.table_id)
@@ -130,11 +131,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def send_outbox(self, outbox: list) -> None:
         """The group messages of the door's committed changes, in order (notify.outbox)."""
-        for group, message in outbox:
-            try:
-                await self.channel_layer.group_send(group, message)
-            except Exception:  # at-most-once delivery anyway: the next message carries the whole state
-                log.exception("group_send to %s failed", group)
+        await notify.send_collected(outbox)
 
     async def show(self, committed, force: bool = False, events=()):
         """Send this viewer's snapshot of `committed` (and the events it came with), unless it is not newer."""

@@ -1,28 +1,20 @@
-"""Celery: clocks running out, a sweeper for overdue clocks, offline players. Thin: each calls the one door."""
+"""Celery: the sweeper for overdue clocks (beside every daphne's own watcher, tables/clock_watch.py), offline
+players, stored replies. Thin: each calls the one door."""
 
 import logging
 
 from celery import shared_task
-from django.utils import timezone
 
 from . import services
-from .models import Table, TableStatus
+from .clock_watch import overdue_clocks
 
 log = logging.getLogger(__name__)
 
 
-def schedule_clock(table_id: int, version: int, deadline) -> None:
-    """After commit: a task at the clock's deadline, acting only if the table is still at this version."""
-    countdown = max((deadline - timezone.now()).total_seconds(), 0.0)
-    try:
-        clock_ran_out.apply_async((table_id, version), countdown=countdown)
-    except Exception:  # the sweeper enforces the clock anyway, within a second or two
-        log.exception("could not schedule the clock of table %s v%s", table_id, version)
-
-
 @shared_task(name="tables.tasks.clock_ran_out", ignore_result=True)
 def clock_ran_out(table_id: int, version: int) -> bool:
-    """The clock scheduled at `version` ran out; a no-op if the table moved on since."""
+    """Run out the clock of `table_id` at `version`; a no-op if the table moved on. Nothing schedules it any more
+    (the watchers and the sweeper do the work); it stays for tasks queued by an older deployment."""
     try:
         return services.run_out_clock(table_id, version)
     except services.DoorError as error:
@@ -32,12 +24,9 @@ def clock_ran_out(table_id: int, version: int) -> bool:
 
 @shared_task(name="tables.tasks.sweep_overdue_clocks", ignore_result=True)
 def sweep_overdue_clocks() -> int:
-    """Enforce every clock past its deadline, whether or not its task was ever scheduled or survived."""
-    overdue = Table.objects.filter(status=TableStatus.OPEN, clock_deadline__lte=timezone.now()).values_list(
-        "id", "version"
-    )
+    """Enforce every clock past its deadline (the daphne processes' watchers do too; the version decides)."""
     enforced = 0
-    for table_id, version in list(overdue):
+    for table_id, version in overdue_clocks():
         try:
             enforced += bool(services.run_out_clock(table_id, version))
         except services.DoorError as error:

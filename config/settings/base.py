@@ -222,6 +222,9 @@ LOGGING = {
 }
 
 # --- tables: clocks and presence ---
+# How often each daphne process looks for overdue clocks and runs them out (tables/clock_watch.py); 0: never
+# (beat's sweeper still does, every second).
+SVARA_CLOCK_WATCH_SECONDS = float(os.environ.get("SVARA_CLOCK_WATCH_SECONDS", "0.25"))
 # Multiplies every game clock (RULES §9); tests of real timeouts set it below 1 to run fast.
 SVARA_CLOCK_SCALE = float(os.environ.get("SVARA_CLOCK_SCALE", "1.0"))
 # A player with no connection this long stands up (RULES §9); an empty table closes after SVARA_IDLE_TABLE_SECONDS.

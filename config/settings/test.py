@@ -23,3 +23,6 @@ ACCOUNT_RATE_LIMITS = False
 # collectstatic, so there is no STATIC_ROOT for WhiteNoise to index (it warned once per request handler).
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+# In-process socket tests run on short-lived event loops: no clock watcher there (tests that need one start it,
+# and the live servers of tests/live run theirs).
+SVARA_CLOCK_WATCH_SECONDS = 0

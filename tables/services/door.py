@@ -282,7 +282,6 @@ def _change(table: Table, state, events, seats_changed: bool) -> notify.Change:
         table_id=table.pk, version=table.version, stored=table.state, state=state, events=tuple(events),
         clock=clock, status=table.status, seats_changed=seats_changed,
         bot_seats=frozenset(seat for player, seat in chips_of(state).seats.items() if player in bots),
-        deadline=deadline,
     )  # fmt: skip
 
 

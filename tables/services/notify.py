@@ -37,7 +37,6 @@ class Change:
     status: str
     seats_changed: bool
     bot_seats: frozenset[int]
-    deadline: object = None  # the clock's deadline as a datetime, for scheduling its task
 
     def message(self) -> dict:
         """The group message (channels-redis serialises it with msgpack)."""
@@ -52,8 +51,8 @@ class Change:
 
 
 def table_changes(change: Change) -> None:
-    """Tell everyone of a committed change: the table's viewers, the lobby (when seats changed), the listeners
-    (the bots), and the clock's task."""
+    """Tell everyone of a committed change: the table's viewers, the lobby (when seats changed) and the listeners
+    (the bots). Nobody schedules the clock: every daphne watches for overdue ones (tables/clock_watch.py)."""
     group_send(table_group(change.table_id), change.message())
     if change.seats_changed:
         from lobby.notify import tables_changed
@@ -66,10 +65,6 @@ def table_changes(change: Change) -> None:
         )  # fmt: skip
     except Exception:  # a listener's failure must not undo or block the committed change
         log.exception("a table_changed listener failed for table %s v%s", change.table_id, change.version)
-    if change.deadline is not None:
-        from ..tasks import schedule_clock
-
-        schedule_clock(change.table_id, change.version, change.deadline)
 
 
 def chat_line(table_id: int, line: dict) -> None:
@@ -81,6 +76,16 @@ def chat_line(table_id: int, line: dict) -> None:
 # waits on Redis (nor on the event loop a thread-side send would need). asgiref runs the door in a copy of the
 # consumer's context, so the list it set is the one the door appends to.
 outbox: ContextVar[list | None] = ContextVar("svara_group_outbox", default=None)
+
+
+async def send_collected(collected: list) -> None:
+    """From an event loop: the group messages collected in an outbox, in order."""
+    layer = get_channel_layer()
+    for group, message in collected:
+        try:
+            await layer.group_send(group, message)
+        except Exception:  # at-most-once delivery anyway: the next message carries the whole state
+            log.exception("group_send to %s failed", group)
 
 
 def group_send(group: str, message: dict) -> None:

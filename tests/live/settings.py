@@ -12,3 +12,5 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {"timeout": 20}
 EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
 EMAIL_FILE_PATH = os.environ["SVARA_LIVE_MAIL_DIR"]
+# A real server watches its clocks, as in production.
+SVARA_CLOCK_WATCH_SECONDS = 0.25

@@ -111,27 +111,31 @@ def test_new_deal_clock_sits_out_those_who_did_not_press_S10(classic_table, play
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_clock_runs_out_through_the_real_celery_countdown_S9(players, settings):
-    """The task scheduled after commit waits its countdown in a real worker (no sweeper runs here)."""
-    from celery.contrib.testing.worker import start_worker
+def test_a_daphne_process_runs_out_a_clock_within_its_watch_and_its_viewers_see_it_S9(players, settings):
+    """No task is scheduled: the watcher that every daphne runs on its event loop finds the overdue clock, runs it
+    out through the door, and the table's viewers get the new state from the group message (no sweeper here)."""
+    from asgiref.sync import async_to_sync
 
-    from config.celery import app
+    from .sockets import open_socket, receive_until
 
     settings.SVARA_CLOCK_SCALE = 0.05  # a move clock of 1 s
+    settings.SVARA_CLOCK_WATCH_SECONDS = 0.05
     table = services.create_table(players[0], "classic", 10, 2, False)
-    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=5):
-        start_deal(table, players[:2])
-        version = table_row(table).version
-        assert table_row(table).clock_kind == "move"
-        time.sleep(0.5)
-        assert table_row(table).version == version  # not before the deadline
-        for _ in range(50):
-            if table_row(table).version > version:
-                break
-            time.sleep(0.1)
-        state = state_of(table.pk)
-    assert state.version == version + 1
-    assert state.turn == 0  # seat 1's clock ran out (a check); now seat 0 is to act
+    start_deal(table, players[:2])
+    row = table_row(table)
+    version, deadline = row.version, row.clock_deadline
+    assert row.clock_kind == "move"
+
+    async def scenario():
+        watcher, _ = await open_socket(f"/ws/tables/{table.pk}/")  # connecting starts this loop's watcher
+        snapshot, _ = await receive_until(watcher, lambda m: m["type"] == "snapshot" and m["version"] > version, 5)
+        await watcher.disconnect()
+        return snapshot, timezone.now()
+
+    snapshot, seen_at = async_to_sync(scenario)()
+    assert snapshot["version"] == version + 1 and snapshot["state"]["turn"] == 0  # seat 1 checked; seat 0 to act
+    assert deadline <= seen_at <= deadline + timedelta(seconds=1)  # after its deadline, never long after
+    assert state_of(table.pk).version == version + 1
 
 
 # --- presence (RULES §9: offline 2 minutes stands up) ---

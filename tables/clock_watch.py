@@ -1,0 +1,65 @@
+"""Every daphne process enforces overdue clocks itself: a watcher on its event loop asks the database every
+SVARA_CLOCK_WATCH_SECONDS which open tables' clocks are past their deadline and runs each out through the door.
+
+This replaced a Celery countdown task scheduled after every action: publishing it cost a fifth of a door call and
+the worker ran one no-op transaction per action. Beat's sweeper (tables/tasks.py, every second) enforces them too,
+so no single process's death stops the clocks; several enforcers are safe, because the door runs a clock out only
+if the table is still at the version whose deadline passed (`services.run_out_clock`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+
+from django.conf import settings
+from django.utils import timezone
+
+from . import services
+from .models import Table, TableStatus
+from .services import notify
+
+log = logging.getLogger(__name__)
+
+_watched_loops: weakref.WeakSet = weakref.WeakSet()
+
+
+def overdue_clocks(now=None) -> list[tuple[int, int]]:
+    """(table id, version) of every open table whose running clock is past its deadline (one indexed query)."""
+    return list(
+        Table.objects.filter(status=TableStatus.OPEN, clock_deadline__lte=now or timezone.now()).values_list(
+            "id", "version"
+        )
+    )
+
+
+def watch_here() -> None:
+    """Start this process's watcher on the running event loop, once (consumers call this on connect)."""
+    every = settings.SVARA_CLOCK_WATCH_SECONDS
+    loop = asyncio.get_running_loop()
+    if not every or loop in _watched_loops:
+        return
+    _watched_loops.add(loop)
+    loop.create_task(_watch(every), name="svara-clock-watch")
+
+
+async def _watch(every: float) -> None:
+    from .consumers import through_the_door
+
+    find, run_out = through_the_door(overdue_clocks), through_the_door(services.run_out_clock)
+    while True:
+        await asyncio.sleep(every)
+        try:
+            for table_id, version in await find():
+                outbox = []
+                token = notify.outbox.set(outbox)
+                try:
+                    await run_out(table_id, version)
+                finally:
+                    notify.outbox.reset(token)
+                await notify.send_collected(outbox)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the next round tries again; beat's sweeper covers the meantime
+            log.exception("the clock watcher failed")
