@@ -1,10 +1,13 @@
 """Actions per second through the table server's door vs the bare engine, same process, same deals.
 
-    python -m bench door [--deals 200]
+    python -m bench door [--deals 200] [--threads 4]
 
-Door: `tables.services.act` for every action of N two-player classic deals (New deal ×2, bet, fold): each one a
-transaction that locks the table row, loads the state, applies the action, writes the state, the seats mirror,
-the hand history and every chip movement to the ledger (one batch). Baseline: the same actions on the engine alone,
+Door: `tables.services.act` for every action of N two-player classic deals (New deal ×2, bet, fold, chips topped
+up), called as a consumer calls it (each message with an id; its group messages collected for the consumer's event
+loop, which sends them after the door returned): each one a transaction that locks the table row, loads the state,
+applies the action, moves its chips in one ledger batch, appends the hand history and writes the state. Two
+figures: one thread at one table (each action waits for the one before), and `--threads` threads each at its own
+table, as a daphne process runs the door (SVARA_DOOR_THREADS). Baseline: the same actions on the engine alone,
 with the state decoded from and written to its stored text around each action (what the door does minus the
 database). The ratio is the price of durability and the ledger. The statements per action are printed too. A
 throwaway test database is created and dropped (SQLite by default; PostgreSQL with DATABASE_URL).
@@ -13,70 +16,105 @@ throwaway test database is created and dropped (SQLite by default; PostgreSQL wi
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import time
+from contextlib import nullcontext as _nothing
 
 from bench.throwaway_db import throwaway_database
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench door")
-    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--deals", type=int, default=200, help="deals per table")
+    parser.add_argument("--threads", type=int, default=4,
+                        help="door threads (and tables) for the second figure, as a daphne process runs it")
     args = parser.parse_args(argv)
 
     with throwaway_database():
+        import threading
+
+        from django.conf import settings
         from django.contrib.auth import get_user_model
         from django.db import connection
+        from django.test.utils import CaptureQueriesContext
 
         from tables import services
         from tables.engine.play import Action, TableState
-        from tables.models import Table
-        from tables.selectors import load_state
+        from tables.services import notify
         from wallet.services import credit
 
+        settings.DEBUG = False  # as in production: no query log
+        ids = itertools.count()  # message ids, unique in the run (next() is atomic under the GIL)
         staff = get_user_model().objects.create_user(email="bench-staff@example.com", is_staff=True)
-        ann = get_user_model().objects.create_user(email="ann@example.com")
-        boris = get_user_model().objects.create_user(email="boris@example.com")
-        for user in (ann, boris):
-            credit(user, 1_000_000, reason="bench", staff=staff)
-        table = services.create_table(ann, "classic", 10, 2, False)
-        services.sit(table.pk, ann, 1000, seat=0)
-        services.sit(table.pk, boris, 1000, seat=1)
-        users = [ann, boris]
 
-        def deal_actions(state):
+        def seated_table(n: int):
+            users = [get_user_model().objects.create_user(email=f"p{n}-{k}@example.com") for k in (0, 1)]
+            for user in users:
+                credit(user, 10_000_000, reason="bench", staff=staff)
+            table = services.create_table(users[0], "classic", 10, 2, False)
+            services.sit(table.pk, users[0], 1000, seat=0)
+            ack = services.sit(table.pk, users[1], 1000, seat=1)
+            return table, users, ack.change.state
+
+        def deal_actions():
             """New deal for both, then whoever is to act bets 10 and the other folds."""
             yield 0, {"kind": "new_deal"}
             yield 1, {"kind": "new_deal"}
             yield None, {"kind": "bet", "amount": 10}
             yield None, {"kind": "fold"}
 
-        from django.test.utils import CaptureQueriesContext
+        def play(table, users, state, deals, counts=None):
+            """The deals through the door as a consumer calls it: every message with an id, the group messages
+            collected for the consumer's event loop to send (notify.outbox), whose turn read from the answer."""
+            outbox = []
+            token = notify.outbox.set(outbox)
+            actions = 0
+            try:
+                for _ in range(deals):
+                    for seat, action in deal_actions():
+                        seat = state.turn if seat is None else seat
+                        with CaptureQueriesContext(connection) if counts is not None else _nothing() as captured:
+                            ack = services.act(table.pk, users[seat], action, f"m{next(ids)}")
+                        if counts is not None:
+                            counts.append(sum(q["sql"] not in ("BEGIN", "COMMIT") for q in captured.captured_queries))
+                        state, actions = ack.change.state, actions + 1
+                        outbox.clear()
+                    for seat in (0, 1):  # keep both stacks playable
+                        room = 1000 - state.seats[seat].stack
+                        if room > 0:
+                            ack = services.act(table.pk, users[seat], {"kind": "add_chips", "amount": room},
+                                               f"m{next(ids)}")
+                            state, actions = ack.change.state, actions + 1
+            finally:
+                notify.outbox.reset(token)
+            return actions, state
 
-        actions = 0
+        # One thread, one table: every action waits for the one before it.
+        table, users, state = seated_table(0)
         started = time.perf_counter()
-        for _ in range(args.deals):
-            for seat, action in deal_actions(None):
-                if seat is None:
-                    seat = load_state(Table.objects.get(pk=table.pk)).turn
-                services.act(table.pk, users[seat], action)
-                actions += 1
-            for seat in (0, 1):  # keep both stacks playable
-                state = load_state(Table.objects.get(pk=table.pk))
-                room = 1000 - state.seats[seat].stack
-                if room > 0:
-                    services.act(table.pk, users[seat], {"kind": "add_chips", "amount": room})
-                    actions += 1
+        actions, state = play(table, users, state, args.deals)
         door_rate = actions / (time.perf_counter() - started)
-        # Statements per door action, counted on one more deal (not timed: capturing costs time).
+        # Statements per door action (besides BEGIN and COMMIT), counted on one more deal (not timed).
         counts = []
-        for seat, action in deal_actions(None):
-            if seat is None:
-                seat = load_state(Table.objects.get(pk=table.pk)).turn
-            with CaptureQueriesContext(connection) as captured:
-                services.act(table.pk, users[seat], action)
-            counts.append(len(captured.captured_queries))
+        play(table, users, state, 1, counts)
         statements = sum(counts) / len(counts)
+
+        # As a daphne process runs the door: several threads, each at its own table.
+        tables = [seated_table(n) for n in range(1, args.threads + 1)]
+        done = []
+
+        def run(seated):
+            done.append(play(*seated, args.deals)[0])
+            connection.close()
+
+        threads = [threading.Thread(target=run, args=(seated,)) for seated in tables]
+        started = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        threaded_rate = sum(done) / (time.perf_counter() - started)
 
         state = TableState.new("classic", 10, 2)
         stored = state.dumps()
@@ -87,7 +125,7 @@ def main(argv: list[str]) -> int:
         base_actions = 0
         started = time.perf_counter()
         for _ in range(args.deals):
-            for seat, action in deal_actions(None):
+            for seat, action in deal_actions():
                 state = TableState.loads(stored)
                 seat = state.turn if seat is None else seat
                 state.apply(Action(action["kind"], seat=seat, amount=action.get("amount")))
@@ -104,13 +142,15 @@ def main(argv: list[str]) -> int:
 
     ratio = door_rate / engine_rate
     print(f"database: {connection.vendor}, {args.deals} deals")
-    print(f"door actions/s:            {door_rate:10.0f}")
+    print(f"door actions/s, 1 thread:  {door_rate:10.0f}")
+    print(f"door actions/s, {args.threads} threads: {threaded_rate:10.0f}")
     print(f"engine+JSON actions/s:     {engine_rate:10.0f}")
     print(f"ratio door / engine:       {ratio:10.4f}")
     print(f"statements per action:     {statements:10.1f}")
-    print(json.dumps({"bench": "door", "door_per_s": round(door_rate), "engine_per_s": round(engine_rate),
-                      "ratio": round(ratio, 5), "statements_per_action": statements, "statements_new_deal_new_deal_bet_fold": counts,
-                      "database": connection.vendor}))
+    print(json.dumps({"bench": "door", "door_per_s": round(door_rate), "door_per_s_threads": round(threaded_rate),
+                      "threads": args.threads, "engine_per_s": round(engine_rate),
+                      "ratio": round(ratio, 5), "statements_per_action": statements,
+                      "statements_new_deal_new_deal_bet_fold": counts, "database": connection.vendor}))
     return 0
 
 
