@@ -1,6 +1,5 @@
 """Clocks (RULES §9) stored with the state; tasks that act only on their version; a sweeper for overdue clocks."""
 
-import time
 from datetime import timedelta
 
 import pytest
