@@ -16,7 +16,7 @@ def chat(table_id: int, user, text, client_id=None) -> dict:
     must_be_logged_in(user, "Log in to chat.")
     text = check_chat_text(text)
     client_id = check_client_id(client_id)
-    return answered_once(lambda: _chat(table_id, user, text, client_id))
+    return answered_once(lambda: _chat(table_id, user, text, client_id), table_id, user, client_id, dict)
 
 
 def _chat(table_id: int, user, text: str, client_id) -> dict:

@@ -115,17 +115,24 @@ def act(table_id: int, user, action: Command | dict, client_id=None) -> Ack:
     must_be_logged_in(user, "Log in to take a seat and play; anonymous visitors may only watch.")
     command = parse_action(action)
     client_id = check_client_id(client_id)
-    return answered_once(lambda: _act(table_id, user, command, client_id))
+    return answered_once(lambda: _act(table_id, user, command, client_id), table_id, user, client_id)
 
 
-def answered_once(handle):
-    """Run a handler of a message; if the same id was answered meanwhile, its transaction rolled back: run it
-    again, and it finds that answer (replies.RepliedMeanwhile)."""
+def answered_once(handle, table_id, user, client_id, answer=lambda reply: Ack(reply)):
+    """Run a handler of a message with an id. Another handler of the same id may have committed while this one
+    waited for the table's lock (its locking statement still saw no reply): then this one's answer is that
+    reply, whether it ran into the stored reply (replies.RepliedMeanwhile) or into a refusal the first one's
+    change caused (e.g. "not your turn" after the first one's call). Either way its transaction rolled back."""
     while True:
         try:
             return handle()
         except replies.RepliedMeanwhile:
             continue
+        except DoorError:
+            stored = replies.stored(table_id, user, client_id) if client_id is not None else None
+            if stored is None:
+                raise
+            return answer(stored)
 
 
 def _act(table_id: int, user, command: Command, client_id) -> Ack:

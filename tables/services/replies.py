@@ -24,6 +24,15 @@ def stored_reply(client_id: str | None, user_id: int) -> Subquery | None:
     )
 
 
+def stored(table_id, user, client_id: str) -> dict | None:
+    """The stored reply to a message id, read afresh (outside the transaction that missed it)."""
+    return (
+        ClientMessage.objects.filter(table_id=table_id, user=user, client_id=client_id)
+        .values_list("response", flat=True)
+        .first()
+    )
+
+
 class RepliedMeanwhile(Exception):
     """Another handler of the same message id committed first (while this one waited for the table's lock, the
     locking statement still saw no reply: the rest of a statement keeps the snapshot it started with). This

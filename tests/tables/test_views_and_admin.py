@@ -1,6 +1,7 @@
 """What each viewer receives (D1), the test-deck hook's guard, hand histories and the staff admin."""
 
 import threading
+import time
 from html import escape
 
 import pytest
@@ -122,3 +123,49 @@ def test_the_same_message_id_sent_twice_at_once_is_applied_once(classic_table, p
     assert sum(answer.change is not None for answer in answers) == 1  # applied once, answered four times
     assert stack_account(ann, classic_table.pk).balance == 500
     audit_clean()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_resent_while_the_first_waits_for_the_lock_gets_the_first_answer(classic_table, players):
+    """Two handlers of one id wait on the table's lock; the first checks, and for the second a check is no longer
+    the player's turn: it must still get the first one's ack, never "not your turn"."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (row locks, concurrent connections): set DATABASE_URL")
+    from django.db import transaction
+
+    ann, boris, _ = players
+    start_deal(classic_table, [ann, boris])
+    player = [ann, boris][state_of(classic_table.pk).turn]
+    version = Table.objects.get(pk=classic_table.pk).version
+    answers, held, release = [], threading.Event(), threading.Event()
+
+    def hold_the_lock():
+        try:
+            with transaction.atomic():
+                Table.objects.select_for_update().get(pk=classic_table.pk)
+                held.set()
+                release.wait(5)
+        finally:
+            connection.close()
+
+    def send():
+        try:
+            answers.append(services.act(classic_table.pk, player, {"kind": "check"}, "resent-1"))
+        except services.DoorError as refused:
+            answers.append(refused)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_the_lock)
+    holder.start()
+    held.wait(5)
+    senders = [threading.Thread(target=send) for _ in range(2)]
+    for sender in senders:
+        sender.start()
+    time.sleep(0.5)  # both wait on the lock, their statements' snapshots taken
+    release.set()
+    for thread in [holder, *senders]:
+        thread.join()
+    assert all(isinstance(a, services.Ack) for a in answers), answers
+    assert answers[0].reply == answers[1].reply and answers[0].version == version + 1
+    assert Table.objects.get(pk=classic_table.pk).version == version + 1
