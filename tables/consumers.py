@@ -135,7 +135,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def show(self, committed, force: bool = False, events=()):
         """Send this viewer's snapshot of `committed` (and the events it came with), unless it is not newer."""
-        if not force and committed.version <= self.last_version:
+        closing = committed.table["status"] == "closed"
+        if not force and committed.version <= self.last_version and not closing:  # closing keeps the version
             return
         self.committed = committed
         self.last_version = max(self.last_version, committed.version)
@@ -145,7 +146,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             if visible:
                 await self.send_json({"type": "event", "version": committed.version, "events": visible})
         await self.send_json(snapshot)
-        if committed.table["status"] == "closed":
+        if closing:
             await self.close(code=4000)
 
     # --- group messages ---

@@ -124,3 +124,22 @@ def test_a_consumer_sends_the_door_s_group_messages_itself(classic_table, player
     assert groups == [f"table-{classic_table.pk}", "lobby"]  # the sit changed the seats: the lobby hears too
     table_message = outbox[0][1]
     assert table_message["type"] == "table.changed" and table_message["version"] == ack.version
+
+
+def test_a_table_closed_by_staff_tells_its_viewers_and_closes_their_sockets(classic_table, players, staff):
+    """Closing does not raise the version when nobody played: the viewers must hear it all the same."""
+    cookie = session_cookie(players[1])
+
+    async def scenario():
+        watcher, _ = await open_socket(f"/ws/tables/{classic_table.pk}/", cookie)
+        await receive(watcher)
+        from channels.db import database_sync_to_async
+
+        await database_sync_to_async(services.close_table)(classic_table.pk, staff=staff)
+        closed, _ = await receive_until(watcher, lambda m: m["type"] == "snapshot")
+        output = await watcher.receive_output(timeout=3)
+        return closed, output
+
+    closed, output = async_to_sync(scenario)()
+    assert closed["table"]["status"] == "closed"
+    assert output == {"type": "websocket.close", "code": 4000}
