@@ -51,15 +51,17 @@ async def _watch(every: float) -> None:
     while True:
         await asyncio.sleep(every)
         try:
-            for table_id, version in await find():
-                outbox = []
-                token = notify.outbox.set(outbox)
-                try:
-                    await run_out(table_id, version)
-                finally:
-                    notify.outbox.reset(token)
-                await notify.send_collected(outbox)
-        except asyncio.CancelledError:
-            raise
+            overdue = await find()
         except Exception:  # the next round tries again; beat's sweeper covers the meantime
-            log.exception("the clock watcher failed")
+            log.exception("the clock watcher could not read the overdue clocks")
+            continue
+        for table_id, version in overdue:
+            outbox = []
+            token = notify.outbox.set(outbox)
+            try:
+                await run_out(table_id, version)
+            except Exception:  # one table's fault must not hold up the others' clocks
+                log.exception("running out the clock of table %s v%s failed", table_id, version)
+            finally:
+                notify.outbox.reset(token)
+            await notify.send_collected(outbox)

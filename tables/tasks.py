@@ -31,6 +31,8 @@ def sweep_overdue_clocks() -> int:
             enforced += bool(services.run_out_clock(table_id, version))
         except services.DoorError as error:
             log.info("sweeping table %s: %s", table_id, error.message)
+        except Exception:  # one table's fault must not hold up the others' clocks
+            log.exception("sweeping table %s v%s failed", table_id, version)
     return enforced
 
 

@@ -84,14 +84,15 @@ def close_table(table_id: int, staff=None, *, idle_before=None) -> Table:
         if idle_before is not None and (table.empty_since is None or table.empty_since >= idle_before):
             raise DoorError("illegal_action", f"Table {table_id} is not idle.")
         state = loads(table)
+        # The actions share one state object, so only the closing itself is announced, with the final state.
         for seat in sorted(chips_of(state).seats.values()):
             if not state.seats[seat].leaving:
-                play_action(table, state, play.Action("stand", seat=seat))
+                play_action(table, state, play.Action("stand", seat=seat), announce=False)
         # Seats of players folded mid-deal free when the deal ends: play the clocks out until it has.
         for _ in range(50):
             if not chips_of(state).stacks or state.clock is None:
                 break
-            play_action(table, state, play.Action("timeout"))
+            play_action(table, state, play.Action("timeout"), announce=False)
         left = chips_of(state)
         if left.stacks or left.pot:
             raise DoorError("illegal_action", f"Table {table_id} still holds chips ({left}); it cannot close yet.")
@@ -250,8 +251,9 @@ def _decks_for(table: Table):
     return _deck_provider(path).for_table(table) if path else None
 
 
-def play_action(table: Table, state: play.TableState, action: play.Action) -> notify.Change:
-    """Apply one engine action under the table's lock and write everything it moved; after commit, tell."""
+def play_action(table: Table, state: play.TableState, action: play.Action, announce: bool = True) -> notify.Change:
+    """Apply one engine action under the table's lock and write everything it moved; after commit, tell (unless
+    the caller announces a later change of the same transaction instead)."""
     before = chips_of(state)
     bots = bot_players(state)  # before the action too: a bot whose seat it vacates cashes out to the pool
     deal_before = state.deal_no if state.phase != "waiting" else None
@@ -275,7 +277,8 @@ def play_action(table: Table, state: play.TableState, action: play.Action) -> no
     if seats_changed:
         _mirror_seats(table, after)
     change = _change(table, state, [event.to_json() for event in events], seats_changed)
-    transaction.on_commit(lambda: notify.table_changes(change))
+    if announce:
+        transaction.on_commit(lambda: notify.table_changes(change))
     return change
 
 

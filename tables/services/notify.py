@@ -57,7 +57,10 @@ def table_changes(change: Change) -> None:
     if change.seats_changed:
         from lobby.notify import tables_changed
 
-        tables_changed()
+        try:
+            tables_changed()
+        except Exception:  # the change is committed: the lobby catches up at the next one
+            log.exception("the lobby could not be told of table %s v%s", change.table_id, change.version)
     try:
         table_changed.send(
             sender=None, table_id=change.table_id, version=change.version, state=change.state,

@@ -250,3 +250,18 @@ def test_a_refused_timeout_is_logged_once_and_its_clock_stopped_not_retried_ever
     assert len(refusals) == 1 and refusals[0].levelname == "ERROR"
     table = table_row(classic_table)
     assert table.clock_deadline is None and "timeout refused" in table.fault  # for staff, in the admin
+
+
+def test_one_broken_table_does_not_hold_up_the_other_tables_clocks_S9(players, staff):
+    """A fault at one table (here a stored state that no longer reads) is logged; the sweep goes on to the next."""
+    from tables.services import create_table
+
+    broken, healthy = (create_table(players[0], "classic", 10, 2, False) for _ in range(2))
+    start_deal(broken, players[:2])
+    start_deal(healthy, players[1:3])
+    Table.objects.filter(pk=broken.pk).update(state="{not a state")
+    overdue(broken)
+    overdue(healthy)
+    version = table_row(healthy).version
+    assert tasks.sweep_overdue_clocks() == 1
+    assert table_row(healthy).version == version + 1
