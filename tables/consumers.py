@@ -43,6 +43,15 @@ def error(code: str, message: str, message_id=None) -> dict:
 
 class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self):
+        try:
+            await self._connect()
+        except Exception:  # an escaping exception would skip `disconnect`: presence and heartbeat would leak
+            log.exception("table %s: a socket failed to open", self.scope["url_route"]["kwargs"].get("table_id"))
+            await self.leave()
+            await self.close(code=1011)
+
+    async def _connect(self):
+        self.present, self.heartbeat = False, None
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         user = self.scope.get("user")
         self.user = user if user is not None and user.is_authenticated else None
@@ -50,8 +59,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.group = table_group(self.table_id)
         self.committed = None
         self.last_version = -1
-        self.present = False
-        self.heartbeat = None
         self.actions = TokenBucket(ACTIONS_PER_SECOND, ACTIONS_PER_SECOND)
         self.chats = TokenBucket(CHAT_PER_SECOND, CHAT_BURST)
         await self.accept()
@@ -73,13 +80,24 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Tell the database this connection is alive, so a count left by a dead process can be told apart."""
         while True:
             await asyncio.sleep(services.PRESENCE_HEARTBEAT_SECONDS)
-            await database_sync_to_async(services.still_here)(self.table_id, self.user)
+            try:
+                await database_sync_to_async(services.still_here)(self.table_id, self.user)
+            except Exception:  # a database blip must not end the heartbeat (the player would count as gone)
+                log.exception("table %s: heartbeat of %s failed", self.table_id, self.user)
 
     async def disconnect(self, code):
-        if self.heartbeat is not None:
-            self.heartbeat.cancel()
-        await self.channel_layer.group_discard(self.group, self.channel_name)
-        if self.present:
+        try:
+            await self.leave()
+        finally:
+            if getattr(self, "group", None):
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def leave(self):
+        """This connection no longer counts as the player's presence (once)."""
+        heartbeat, self.heartbeat = getattr(self, "heartbeat", None), None
+        if heartbeat is not None:
+            heartbeat.cancel()
+        if getattr(self, "present", False):
             self.present = False
             await database_sync_to_async(services.disconnected)(self.table_id, self.user)
 
@@ -87,6 +105,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=orjson.dumps(message).decode())
 
     async def receive(self, text_data=None, bytes_data=None):
+        try:
+            await self._receive(text_data, bytes_data)
+        except Exception:  # an escaping exception would kill the consumer without `disconnect`
+            log.exception("table %s: a message from %s failed", self.table_id, self.user)
+            await self.send_json(error("server_error", "Something went wrong; nothing was changed."))
+
+    async def _receive(self, text_data=None, bytes_data=None):
         try:
             request = parse_frame(text_data if text_data is not None else bytes_data, self.table_id)
         except BadMessage as refused:

@@ -143,3 +143,54 @@ def test_a_table_closed_by_staff_tells_its_viewers_and_closes_their_sockets(clas
     closed, output = async_to_sync(scenario)()
     assert closed["table"]["status"] == "closed"
     assert output == {"type": "websocket.close", "code": 4000}
+
+
+def test_a_socket_that_fails_to_open_releases_the_player_s_presence(classic_table, players, monkeypatch):
+    """A fault after the connection counted (here rendering the first snapshot) closes the socket with 1011 and
+    takes the count back: an escaping exception used to skip `disconnect`, so the presence and its heartbeat leaked."""
+    from tables.models import Presence
+
+    services.sit(classic_table.pk, players[0], 400, seat=0)
+    cookie = session_cookie(players[0])
+
+    def broken(committed, user_id, now=None):
+        raise RuntimeError("a rendering fault")
+
+    monkeypatch.setattr(selectors, "snapshot", broken)
+
+    async def scenario():
+        socket, _ = await open_socket(f"/ws/tables/{classic_table.pk}/", cookie)
+        output = await socket.receive_output(timeout=3)
+        return output
+
+    output = async_to_sync(scenario)()
+    assert output == {"type": "websocket.close", "code": 1011}
+    assert Presence.objects.get(table=classic_table, user=players[0]).connections == 0
+
+
+def test_a_message_whose_handling_fails_gets_an_error_and_the_socket_lives_on(classic_table, players, monkeypatch):
+    services.sit(classic_table.pk, players[0], 400, seat=0)
+    cookie = session_cookie(players[0])
+    real = selectors.snapshot
+    calls = []
+
+    def fails_once_after_connect(committed, user_id, now=None):
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("a rendering fault")
+        return real(committed, user_id, now)
+
+    monkeypatch.setattr(selectors, "snapshot", fails_once_after_connect)
+
+    async def scenario():
+        socket, _ = await open_socket(f"/ws/tables/{classic_table.pk}/", cookie)
+        await receive(socket)
+        await socket.send_json_to({"type": "sit_out", "id": "x"})
+        failed, _ = await receive_until(socket, lambda m: m["type"] == "error")
+        await socket.send_json_to({"type": "ping", "id": "p"})
+        pong, _ = await receive_until(socket, lambda m: m["type"] == "pong")
+        await socket.disconnect()
+        return failed, pong
+
+    failed, pong = async_to_sync(scenario)()
+    assert failed["code"] == "server_error" and pong["id"] == "p"
