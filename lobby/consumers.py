@@ -6,6 +6,7 @@ import json
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from tables import clock_watch
 from tables.selectors import open_tables
 
 from .notify import LOBBY_GROUP
@@ -13,7 +14,9 @@ from .notify import LOBBY_GROUP
 
 class LobbyConsumer(AsyncWebsocketConsumer):
     async def connect(self):
+        self.read_at = 0.0
         await self.accept()
+        clock_watch.watch_here()
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.send_list()
 
@@ -58,4 +61,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             )
 
     async def lobby_changed(self, message):
+        if message["read_at"] < self.read_at:  # an older list overtaken by a newer one on its way
+            return
+        self.read_at = message["read_at"]
         await self.send_json({"type": "lobby", "tables": message["tables"]})

@@ -8,7 +8,11 @@ LOBBY_GROUP = "lobby"
 
 
 def tables_changed() -> None:
+    """Send the list as read now; `read_at` lets a socket keep the newest when two lists cross on the way."""
+    import time
+
     from tables.selectors import open_tables
     from tables.services.notify import group_send
 
-    group_send(LOBBY_GROUP, {"type": "lobby.changed", "tables": open_tables()})
+    read_at = time.time()
+    group_send(LOBBY_GROUP, {"type": "lobby.changed", "tables": open_tables(), "read_at": read_at})

@@ -14,7 +14,7 @@ import orjson
 from .engine.actions import MOVE_KINDS
 from .errors import DoorError
 
-FRAME_MAX = 4096  # bytes: the largest honest message (a chat line of 200 characters) is far below this
+FRAME_MAX = 4096  # characters of a text frame (bytes of a binary one): an honest message (a 200-character chat line) is far below
 CLIENT_ID_MAX = 64
 CHAT_MAX = 200
 

@@ -307,6 +307,10 @@ def _apply(movements, tables, locked) -> list[Transfer]:
     changes = {pk: change for pk, change in changes.items() if change}
     inserted = _insert(records, changes)
     if not inserted:
+        if changes and connection.vendor == "postgresql" and _moved(locked):
+            # The keys were taken after this statement's snapshot: its WITH moved the balances all the same.
+            transaction.set_rollback(True)
+            raise WalletError("The keys of this batch were just used by another transaction.")
         return _replay(movements, _existing(movements), locked)
     if len(inserted) < len(records):
         # Only when another transaction, on other accounts, took one of these keys at this very moment: some rows
@@ -340,6 +344,12 @@ def _update(changes: dict[int, int], unless_keys: list[str] | None = None) -> tu
         sql += f" AND NOT EXISTS (SELECT 1 FROM {q(Transfer._meta.db_table)} WHERE {q('key')} = ANY((%s)::varchar[]))"
         params.append(unless_keys)
     return sql, params
+
+
+def _moved(locked) -> bool:
+    """Whether any locked balance differs from what the lock read (only asked when the insert inserted nothing)."""
+    now = dict(LedgerAccount.objects.filter(pk__in=[a.pk for a in locked.values()]).values_list("pk", "balance"))
+    return any(now[account.pk] != account.balance for account in locked.values())
 
 
 def _existing(movements) -> dict[str, Transfer]:

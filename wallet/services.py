@@ -4,7 +4,8 @@
 order to the locked balances, never below zero, once per key (see `wallet.batch`). The table server moves every
 chip of one action as one batch; each service here is that batch of one, with the rules that need the user or
 the table (staff, bots, 20 to 100 antes). Every service is atomic on its own and may run inside the caller's
-transaction; a refused movement raises `WalletError` and moves nothing, leaving the caller's transaction usable.
+transaction; a refused movement raises `WalletError` and moves nothing, leaving the caller's transaction usable
+(but for a key taken by another transaction at that very moment: then the caller's block is marked to roll back).
 """
 
 from functools import wraps
@@ -210,6 +211,7 @@ def take_rake(table_id: int, amount: int, *, family: str, key: str) -> Transfer 
     return _move_one(TransferKind.RAKE, AccountRef.pot(table_id), AccountRef.house(), amount, key, family=family)
 
 
+@_durable
 def fund_bots(amount: int, key: str, *, staff=None, reason: str = "") -> Transfer:
     """Treasury → bots' pool: the chips bots sit down with."""
     return _move_one(

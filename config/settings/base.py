@@ -93,13 +93,7 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # One writer at a time is enough for the single-process embedded default; wait rather than fail.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
-elif env_bool("DB_POOL", True):
-    # psycopg 3's pool (Django 5.1+): without it every `database_sync_to_async` call opened a new connection
-    # (about 7 ms here). A daphne process runs the door on SVARA_DOOR_THREADS threads (tables/consumers.py, 4) and
-    # its other database work on asgiref's one thread-sensitive thread; a Celery worker process on its one.
-    # DB_POOL_MAX_SIZE bounds each process's connections (processes × max ≤ PostgreSQL's max_connections).
-    # CONN_MAX_AGE must stay 0 with a pool.
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
+else:
     # A table action commits without waiting for its WAL to reach the disk (one fsync, ~2-7 ms here, was most of
     # an action). A PostgreSQL crash (not an app crash) may then lose the last fraction of a second of actions,
     # each whole, state and chips together: nothing is ever half-written. Staff credits and debits commit durably
@@ -107,6 +101,13 @@ elif env_bool("DB_POOL", True):
     DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
         f"-c synchronous_commit={os.environ.get('DB_SYNCHRONOUS_COMMIT', 'off')}"
     )
+if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3" and env_bool("DB_POOL", True):
+    # psycopg 3's pool (Django 5.1+): without it every `database_sync_to_async` call opened a new connection
+    # (about 7 ms here). A daphne process runs the door on SVARA_DOOR_THREADS threads (tables/consumers.py, 4) and
+    # its other database work on asgiref's one thread-sensitive thread; a Celery worker process on its one.
+    # DB_POOL_MAX_SIZE bounds each process's connections (processes × max ≤ PostgreSQL's max_connections).
+    # CONN_MAX_AGE must stay 0 with a pool.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "1")),
         "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "8")),
