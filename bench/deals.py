@@ -28,6 +28,31 @@ TARGET_RATIO = 10.0
 MODES = ("server", "memory")
 
 
+def random_action(state: TableState, rng: random.Random, ante: int) -> Action:
+    """The random legal player's next action: between deals, top up a short stack (to 100 antes), bring back a seat
+    sitting out, or press New deal, so that every seat plays every deal; in a deal, the seat awaited picks uniformly
+    among its `legal_moves`, with the minimum amount 60 % of the time, else up to four times it."""
+    if state.phase == "waiting":
+        press = -1
+        for seat, s in enumerate(state.seats):
+            if s.stack < 20 * ante:
+                return Action("add_chips", seat, 100 * ante - s.stack)
+            if s.sitting_out:
+                return Action("back", seat)
+            if press < 0 and not s.ready:
+                press = seat
+        return Action("new_deal", press)
+    seat = state.turn if state.turn >= 0 else state.clock.seats[0]
+    moves = state.legal_moves(seat)
+    move = moves[int(rng.random() * len(moves))]
+    if move.kind == "open":
+        return Action("open", seat, None, move.min)
+    if move.min is not None and move.min != move.max:
+        low = move.min
+        return Action(move.kind, seat, low if rng.random() < 0.6 else rng.randint(low, min(move.max, 4 * low)))
+    return Action(move.kind, seat)
+
+
 def engine_deals_per_second(deals: int, seed: int, mode: str) -> tuple[float, int, float]:
     """Random legal play: the seat awaited picks uniformly among its `legal_moves` (opening a card is one of them);
     bet and raise amounts are the minimum 60 % of the time, else up to four times it. Between deals every seat
@@ -44,39 +69,13 @@ def engine_deals_per_second(deals: int, seed: int, mode: str) -> tuple[float, in
     roundtrip = mode != "memory"
     done = actions = 0
     counted = None  # the deal_no of the last finished deal counted (a deal ends with its result, showdown.py)
-    random_ = rng.random
     started = time.perf_counter()
     while done < deals:
         if roundtrip:
             state = TableState.loads(stored)
-        if state.phase == "waiting":
-            # Top up and bring back every seat before anyone presses New deal, so all six play every deal.
-            press = -1
-            for seat, s in enumerate(state.seats):
-                if s.stack < 20 * ante:
-                    added = 100 * ante - s.stack
-                    total += added
-                    action = Action("add_chips", seat, added)
-                    break
-                if s.sitting_out:
-                    action = Action("back", seat)
-                    break
-                if press < 0 and not s.ready:
-                    press = seat
-            else:
-                action = Action("new_deal", press)
-        else:
-            seat = state.turn if state.turn >= 0 else state.clock.seats[0]
-            moves = state.legal_moves(seat)
-            move = moves[int(random_() * len(moves))]
-            if move.kind == "open":
-                action = Action("open", seat, None, move.min)
-            elif move.min is not None and move.min != move.max:
-                low = move.min
-                amount = low if random_() < 0.6 else rng.randint(low, min(move.max, 4 * low))
-                action = Action(move.kind, seat, amount)
-            else:
-                action = Action(move.kind, seat)
+        action = random_action(state, rng, ante)
+        if action.kind == "add_chips":
+            total += action.amount
         actions += 1
         state.apply(action, rng)
         result = state.result

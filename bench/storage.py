@@ -21,6 +21,7 @@ import time
 
 import orjson
 
+from bench.deals import random_action
 from tables.engine.play import Action, TableState
 from tables.engine.seat import Seat
 
@@ -106,30 +107,7 @@ def played_states(deals: int, seed: int, family: str, seats: int) -> list[TableS
         state.apply(Action("sit", seat=seat, player=f"{1000 + seat}", name=f"Player {seat}", amount=100 * ante))
     states = []
     while state.deal_no < deals or state.phase != "waiting":
-        if state.phase == "waiting":
-            press = -1
-            for seat, s in enumerate(state.seats):
-                if s.stack < 20 * ante:
-                    action = Action("add_chips", seat, 100 * ante - s.stack)
-                    break
-                if s.sitting_out:
-                    action = Action("back", seat)
-                    break
-                if press < 0 and not s.ready:
-                    press = seat
-            else:
-                action = Action("new_deal", press)
-        else:
-            seat = state.turn if state.turn >= 0 else state.clock.seats[0]
-            moves = state.legal_moves(seat)
-            move = moves[int(rng.random() * len(moves))]
-            if move.kind == "open":
-                action = Action("open", seat, None, move.min)
-            elif move.min is not None and move.min != move.max:
-                low = move.min
-                action = Action(move.kind, seat, low if rng.random() < 0.6 else rng.randint(low, min(move.max, 4 * low)))
-            else:
-                action = Action(move.kind, seat)
+        action = random_action(state, rng, ante)
         state.apply(action, rng)
         states.append(TableState.loads(state.dumps()))  # a copy: `state` goes on changing
     return states
