@@ -66,11 +66,9 @@ def main(argv: list[str]) -> int:
 
         def play(table, users, state, deals, counts=None):
             """The deals through the door as a consumer calls it: every message with an id, the group messages
-            collected for the consumer's event loop to send (notify.outbox), whose turn read from the answer."""
-            outbox = []
-            token = notify.outbox.set(outbox)
+            collected for the consumer's event loop to send (notify.collecting), whose turn read from the answer."""
             actions = 0
-            try:
+            with notify.collecting() as outbox:
                 for _ in range(deals):
                     for seat, action in deal_actions():
                         seat = state.turn if seat is None else seat
@@ -86,8 +84,7 @@ def main(argv: list[str]) -> int:
                             ack = services.act(table.pk, users[seat], {"kind": "add_chips", "amount": room},
                                                f"m{next(ids)}")
                             state, actions = ack.change.state, actions + 1
-            finally:
-                notify.outbox.reset(token)
+                            outbox.clear()
             return actions, state
 
         # One thread, one table: every action waits for the one before it.

@@ -34,6 +34,20 @@ def overdue_clocks(now=None) -> list[tuple[int, int]]:
     )
 
 
+def run_out_overdue_clocks() -> int:
+    """Run out every overdue clock through the door; how many ran out. One table's fault is logged and the others
+    go on (beat's sweeper and every watcher call this)."""
+    enforced = 0
+    for table_id, version in overdue_clocks():
+        try:
+            enforced += bool(services.run_out_clock(table_id, version))
+        except services.DoorError as error:
+            log.info("running out the clock of table %s: %s", table_id, error.message)
+        except Exception:  # one table's fault must not hold up the others' clocks
+            log.exception("running out the clock of table %s v%s failed", table_id, version)
+    return enforced
+
+
 def watch_here() -> None:
     """Start this process's watcher on the running event loop, once (consumers call this on connect)."""
     every = settings.SVARA_CLOCK_WATCH_SECONDS
@@ -47,21 +61,12 @@ def watch_here() -> None:
 async def _watch(every: float) -> None:
     from .consumers import through_the_door
 
-    find, run_out = through_the_door(overdue_clocks), through_the_door(services.run_out_clock)
+    run_out = through_the_door(run_out_overdue_clocks)
     while True:
         await asyncio.sleep(every)
-        try:
-            overdue = await find()
-        except Exception:  # the next round tries again; beat's sweeper covers the meantime
-            log.exception("the clock watcher could not read the overdue clocks")
-            continue
-        for table_id, version in overdue:
-            outbox = []
-            token = notify.outbox.set(outbox)
+        with notify.collecting() as collected:
             try:
-                await run_out(table_id, version)
-            except Exception:  # one table's fault must not hold up the others' clocks
-                log.exception("running out the clock of table %s v%s failed", table_id, version)
-            finally:
-                notify.outbox.reset(token)
-            await notify.send_collected(outbox)
+                await run_out()
+            except Exception:  # e.g. no database this round: the next one tries again, beat's sweeper meanwhile
+                log.exception("the clock watcher failed")
+        await notify.send_collected(collected)

@@ -129,33 +129,30 @@ class TableConsumer(AsyncWebsocketConsumer):
             if committed is not None:
                 await self.show(committed, force=True)
             return
-        outbox = []
-        token = notify.outbox.set(outbox)
-        try:
-            if request.type == "chat":
-                reply = await through_the_door(services.chat)(self.table_id, self.user, request.text, request.id)
-                await self.send_json(reply)
-                await self.send_outbox(outbox)
+        with notify.collecting() as outbox:
+            try:
+                if request.type == "chat":
+                    reply = await through_the_door(services.chat)(
+                        self.table_id, self.user, request.text, request.id
+                    )
+                else:
+                    ack = await through_the_door(services.act)(
+                        self.table_id, self.user, request.command, request.id
+                    )
+            except services.DoorError as refused:
+                await self.send_json(error(refused.code, refused.message, request.id))
                 return
-            ack = await through_the_door(services.act)(self.table_id, self.user, request.command, request.id)
-        except services.DoorError as refused:
-            await self.send_json(error(refused.code, refused.message, request.id))
-            return
-        except Exception:  # a bug must not kill the socket; the transaction rolled back, so nothing changed
-            log.exception("table %s: %r from %s failed", self.table_id, request, self.user)
-            await self.send_json(error("server_error", "Something went wrong; nothing was changed.", request.id))
-            return
-        finally:
-            notify.outbox.reset(token)
-        await self.send_json(ack.reply)
-        # The actor sees the result at once, even if the group message is lost; that message is then skipped.
-        change = ack.change
-        if change is not None and self.committed is not None:
-            await self.show(self.committed.changed(change.message()), events=change.events)
-        await self.send_outbox(outbox)
-
-    async def send_outbox(self, outbox: list) -> None:
-        """The group messages of the door's committed changes, in order (notify.outbox)."""
+            except Exception:  # a bug must not kill the socket; the transaction rolled back, so nothing changed
+                log.exception("table %s: %r from %s failed", self.table_id, request, self.user)
+                await self.send_json(error("server_error", "Something went wrong; nothing was changed.", request.id))
+                return
+        if request.type == "chat":
+            await self.send_json(reply)
+        else:
+            await self.send_json(ack.reply)
+            # The actor sees the result at once, even if the group message is lost; that message is then skipped.
+            if ack.change is not None and self.committed is not None:
+                await self.show(self.committed.changed(ack.change.message()), events=ack.change.events)
         await notify.send_collected(outbox)
 
     async def show(self, committed, force: bool = False, events=()):

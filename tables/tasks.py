@@ -6,7 +6,7 @@ import logging
 from celery import shared_task
 
 from . import services
-from .clock_watch import overdue_clocks
+from .clock_watch import run_out_overdue_clocks
 
 log = logging.getLogger(__name__)
 
@@ -25,15 +25,7 @@ def clock_ran_out(table_id: int, version: int) -> bool:
 @shared_task(name="tables.tasks.sweep_overdue_clocks", ignore_result=True)
 def sweep_overdue_clocks() -> int:
     """Enforce every clock past its deadline (the daphne processes' watchers do too; the version decides)."""
-    enforced = 0
-    for table_id, version in overdue_clocks():
-        try:
-            enforced += bool(services.run_out_clock(table_id, version))
-        except services.DoorError as error:
-            log.info("sweeping table %s: %s", table_id, error.message)
-        except Exception:  # one table's fault must not hold up the others' clocks
-            log.exception("sweeping table %s v%s failed", table_id, version)
-    return enforced
+    return run_out_overdue_clocks()
 
 
 @shared_task(name="tables.tasks.prune_replies", ignore_result=True)

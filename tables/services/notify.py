@@ -9,6 +9,7 @@ consumer sends its client only `state.view(seat)`. The lobby names and fills its
 from __future__ import annotations
 
 import logging
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
@@ -74,11 +75,22 @@ def chat_line(table_id: int, line: dict) -> None:
     group_send(table_group(table_id), {"type": "table.chat", "line": line})
 
 
-# Set by a consumer around its call to the door: the group messages of the change are collected here, and the
-# consumer sends them itself from its event loop after the door returns, so the door's one database thread never
-# waits on Redis (nor on the event loop a thread-side send would need). asgiref runs the door in a copy of the
-# consumer's context, so the list it set is the one the door appends to.
+# Set (by `collecting`) around a call to the door from an event loop: the group messages of its changes are
+# collected here, and the caller sends them from its loop after the door returns, so a door thread never waits on
+# Redis (nor on the event loop a thread-side send would need). asgiref runs the door in a copy of the caller's
+# context, so the list set here is the one the door appends to.
 outbox: ContextVar[list | None] = ContextVar("svara_group_outbox", default=None)
+
+
+@contextmanager
+def collecting():
+    """`with collecting() as collected:` the door's group messages go to `collected` instead of the layer."""
+    collected = []
+    token = outbox.set(collected)
+    try:
+        yield collected
+    finally:
+        outbox.reset(token)
 
 
 async def send_collected(collected: list) -> None:

@@ -110,16 +110,12 @@ def test_a_viewer_who_missed_changes_catches_up_from_the_next_message(classic_ta
 
 
 def test_a_consumer_sends_the_door_s_group_messages_itself(classic_table, players):
-    """Called from a consumer (notify.outbox set), the door collects its group messages instead of waiting on the
+    """Called from a consumer (notify.collecting), the door collects its group messages instead of waiting on the
     channel layer from its database thread; the consumer sends them in order after it answered."""
     from tables.services import notify
 
-    outbox = []
-    token = notify.outbox.set(outbox)
-    try:
+    with notify.collecting() as outbox:
         ack = services.sit(classic_table.pk, players[0], 400)
-    finally:
-        notify.outbox.reset(token)
     groups = [group for group, _ in outbox]
     assert groups == [f"table-{classic_table.pk}", "lobby"]  # the sit changed the seats: the lobby hears too
     table_message = outbox[0][1]
