@@ -4,13 +4,13 @@ The list is read once, here, and carried by the group message, so a change costs
 
 from __future__ import annotations
 
+import time
+
 LOBBY_GROUP = "lobby"
 
 
 def tables_changed() -> None:
     """Send the list as read now; `read_at` lets a socket keep the newest when two lists cross on the way."""
-    import time
-
     from tables.selectors import open_tables
     from tables.services.notify import group_send
 

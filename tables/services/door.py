@@ -100,7 +100,7 @@ def close_table(table_id: int, staff=None, *, idle_before=None) -> Table:
         table.closed_at = timezone.now()
         table.clock_kind, table.clock_seats, table.clock_deadline = "", [], None
         table.save(update_fields=["status", "closed_at", "clock_kind", "clock_seats", "clock_deadline"])
-        closed = _change(table, state, (), seats_changed=True)
+        closed = _change(table, state, (), True, left, bot_players(state))
         transaction.on_commit(lambda: notify.table_changes(closed))
     return table
 
@@ -272,30 +272,31 @@ def play_action(table: Table, state: play.TableState, action: play.Action, annou
         raise DoorError("wallet", str(error)) from None
     now = timezone.now()
     history.record(table, deal_before, state.version, events, now)
-    _store(table, state, now, action.kind)
+    _store(table, state, now, action.kind, occupied=bool(after.stacks))
     seats_changed = after.seats != before.seats
     if seats_changed:
         _mirror_seats(table, after)
-    change = _change(table, state, [event.to_json() for event in events], seats_changed)
+    change = _change(table, state, [event.to_json() for event in events], seats_changed, after, bots)
     if announce:
         transaction.on_commit(lambda: notify.table_changes(change))
     return change
 
 
-def _change(table: Table, state, events, seats_changed: bool) -> notify.Change:
+def _change(table: Table, state, events, seats_changed: bool, chips, bots: set[str]) -> notify.Change:
+    """The committed change, from the table as written; `chips` are the state's (chips_of), `bots` include every
+    bot seated in it."""
     deadline = table.clock_deadline
     clock = None
     if deadline is not None:
         clock = {"kind": table.clock_kind, "seats": list(table.clock_seats), "deadline": deadline.isoformat()}
-    bots = bot_players(state)
     return notify.Change(
         table_id=table.pk, version=table.version, stored=table.state, state=state, events=tuple(events),
         clock=clock, status=table.status, seats_changed=seats_changed,
-        bot_seats=frozenset(seat for player, seat in chips_of(state).seats.items() if player in bots),
+        bot_seats=frozenset(seat for player, seat in chips.seats.items() if player in bots),
     )  # fmt: skip
 
 
-def _store(table: Table, state, now, kind: str) -> None:
+def _store(table: Table, state, now, kind: str, occupied: bool) -> None:
     clock = state.clock
     if clock is None:
         table.clock_kind, table.clock_seats, table.clock_deadline = "", [], None
@@ -314,7 +315,7 @@ def _store(table: Table, state, now, kind: str) -> None:
         table.clock_kind, table.clock_seats = clock.kind, seats
     table.state = state.dumps()
     table.version = state.version
-    if chips_of(state).stacks:
+    if occupied:
         table.empty_since = None
     elif table.empty_since is None:
         table.empty_since = now

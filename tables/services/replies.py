@@ -13,24 +13,20 @@ from django.utils import timezone
 from ..models import ClientMessage, Table
 
 
-def stored_reply(client_id: str | None, user_id: int) -> Subquery | None:
-    """An annotation for the table row's locking query: the stored reply to this id (one statement for both)."""
-    if client_id is None:
-        return None
-    return Subquery(
-        ClientMessage.objects.filter(table_id=OuterRef("pk"), user_id=user_id, client_id=client_id).values(
-            "response"
-        )[:1]
+def _replies(table_id, user_id: int, client_id: str):
+    return ClientMessage.objects.filter(table_id=table_id, user_id=user_id, client_id=client_id).values_list(
+        "response", flat=True
     )
+
+
+def stored_reply(client_id: str, user_id: int) -> Subquery:
+    """An annotation for the table row's locking query: the stored reply to this id (one statement for both)."""
+    return Subquery(_replies(OuterRef("pk"), user_id, client_id)[:1])
 
 
 def stored(table_id, user, client_id: str) -> dict | None:
     """The stored reply to a message id, read afresh (outside the transaction that missed it)."""
-    return (
-        ClientMessage.objects.filter(table_id=table_id, user=user, client_id=client_id)
-        .values_list("response", flat=True)
-        .first()
-    )
+    return _replies(table_id, user.pk, client_id).first()
 
 
 class RepliedMeanwhile(Exception):
