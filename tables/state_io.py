@@ -51,22 +51,17 @@ def between_deals(state) -> bool:
     return getattr(state, "phase", "waiting") == "waiting"
 
 
-def _as_json(event) -> dict:
-    return event if isinstance(event, dict) else event.to_json()
-
-
-def events_for(events, seat: int | None) -> list[dict]:
-    """Events a viewer may receive, as JSON: public ones, and private ones only for their own seat (D1). Takes the
-    engine's events or their JSON dicts."""
+def events_for(events: list[dict], seat: int | None) -> list[dict]:
+    """Events a viewer may receive (their JSON, as a change carries them): public ones, and private ones only for
+    their own seat (D1)."""
     visible = []
     for event in events:
-        data = _as_json(event)
-        private_to = data.get("private_to")
+        private_to = event.get("private_to")
         if private_to is None or (seat is not None and private_to == seat):
-            visible.append(data)
+            visible.append(event)
     return visible
 
 
-def public_events(events) -> list[dict]:
-    """What a hand history keeps for everyone, as JSON: private events (a card a player opened) are left out."""
-    return [data for data in map(_as_json, events) if data.get("private_to") is None]
+def public_events(events: list[dict]) -> list[dict]:
+    """What a hand history keeps for everyone: private events (a card a player opened) are left out."""
+    return [event for event in events if event.get("private_to") is None]
