@@ -101,18 +101,18 @@ else:
     DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
         f"-c synchronous_commit={os.environ.get('DB_SYNCHRONOUS_COMMIT', 'off')}"
     )
-if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3" and env_bool("DB_POOL", True):
-    # psycopg 3's pool (Django 5.1+): without it every `database_sync_to_async` call opened a new connection
-    # (about 7 ms here). A daphne process runs the door on SVARA_DOOR_THREADS threads (tables/consumers.py, 4) and
-    # its other database work on asgiref's one thread-sensitive thread; a Celery worker process on its one.
-    # DB_POOL_MAX_SIZE bounds each process's connections (processes × max ≤ PostgreSQL's max_connections).
-    # CONN_MAX_AGE must stay 0 with a pool.
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "1")),
-        "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "8")),
-        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
-    }
+    if env_bool("DB_POOL", True):
+        # psycopg 3's pool (Django 5.1+): without it every `database_sync_to_async` call opened a new
+        # connection (about 7 ms here). A daphne process runs the door on SVARA_DOOR_THREADS threads
+        # (tables/consumers.py, 4) and its other database work on asgiref's one thread-sensitive thread; a Celery
+        # worker process on its one. DB_POOL_MAX_SIZE bounds each process's connections (processes × max ≤
+        # PostgreSQL's max_connections). CONN_MAX_AGE must stay 0 with a pool.
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "1")),
+            "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "8")),
+            "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+        }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
