@@ -119,7 +119,7 @@ def act(table_id: int, user, action: Command | dict, client_id=None) -> Ack:
     return answered_once(lambda: _act(table_id, user, command, client_id), table_id, user, client_id)
 
 
-def answered_once(handle, table_id, user, client_id, answer=lambda reply: Ack(reply)):
+def answered_once(handle, table_id, user, client_id, answer=Ack):
     """Run a handler of a message with an id. Another handler of the same id may have committed while this one
     waited for the table's lock (its locking statement still saw no reply): then this one's answer is that
     reply, whether it ran into the stored reply (replies.RepliedMeanwhile) or into a refusal the first one's
