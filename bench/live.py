@@ -303,6 +303,8 @@ def print_step(step: dict) -> None:
     say(f"        client CPU {step['client_cpu_percent']}%  server CPU {step['server_cpu_percent']}  "
         f"throttled {counts.get('throttled', 0)}  resyncs {counts.get('resyncs', 0)}  "
         f"version skips {counts.get('version_skips', 0)}  load {step['load_before']} → {step['load_after']}")
+    for sample in step.get("resync_samples") or ():
+        say(f"        resync: {sample}")
     if step["server_log_errors"]:
         say(f"        server log errors: {step['server_log_errors']}")
     if echo:

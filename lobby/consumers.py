@@ -4,15 +4,15 @@ message carries the list, read once for every socket: lobby/notify.py)."""
 import json
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
 from tables import clock_watch
+from tables.consumers import SocketConsumer
 from tables.selectors import open_tables
 
 from .notify import LOBBY_GROUP
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(SocketConsumer):
     async def connect(self):
         self.read_at = 0.0
         await self.accept()

@@ -1,31 +1,15 @@
-"""The channel layer's pool waits for a free Redis connection: closing many sockets at once releases every group
-membership (the stock pool raised MaxConnectionsError and left them behind)."""
+"""The channel layer (Redis pub/sub): a mass close releases every group membership without errors, and a group
+message reaches every socket of a process through that process's one subscription."""
 
 import asyncio
 import os
 
 import pytest
-from channels_redis.core import RedisChannelLayer as StockLayer
-
-from config.channel_layer import RedisChannelLayer
+import redis.asyncio as aioredis
+from channels_redis.pubsub import RedisPubSubChannelLayer
+from django.conf import settings
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-
-
-def layer_of(kind):
-    return kind(hosts=[{"address": REDIS_URL, "max_connections": 5}], group_expiry=600)
-
-
-async def join_then_leave_at_once(layer, sockets: int) -> list:
-    group = "test-mass-close"
-    channels = [await layer.new_channel() for _ in range(sockets)]
-    for channel in channels:
-        await layer.group_add(group, channel)
-    results = await asyncio.gather(*(layer.group_discard(group, c) for c in channels), return_exceptions=True)
-    connection = layer.connection(layer.consistent_hash(group))
-    left = await connection.zcard(layer._group_key(group))
-    await layer.flush()
-    return [r for r in results if isinstance(r, Exception)], left
 
 
 @pytest.fixture
@@ -35,12 +19,51 @@ def redis_url():
     return REDIS_URL
 
 
+def test_the_platform_runs_the_pub_sub_layer_on_redis(redis_url):
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+
+
+async def subscribers(url: str, channel: str) -> int:
+    client = aioredis.from_url(url)
+    try:
+        return dict(await client.pubsub_numsub(channel)).get(channel.encode(), 0)
+    finally:
+        await client.aclose()
+
+
+async def join_then_leave_at_once(url: str, sockets: int):
+    layer = RedisPubSubChannelLayer(hosts=[url])
+    group = "test-mass-close"
+    channels = [await layer.new_channel() for _ in range(sockets)]
+    for channel in channels:
+        await layer.group_add(group, channel)
+    joined = await subscribers(url, f"asgi__group__{group}")
+    results = await asyncio.gather(*(layer.group_discard(group, c) for c in channels), return_exceptions=True)
+    left = await subscribers(url, f"asgi__group__{group}")
+    await layer.flush()
+    return [r for r in results if isinstance(r, Exception)], joined, left
+
+
 def test_a_mass_close_releases_every_group_membership(redis_url):
-    errors, left = asyncio.run(join_then_leave_at_once(layer_of(RedisChannelLayer), 200))
-    assert errors == [] and left == 0
+    errors, joined, left = asyncio.run(join_then_leave_at_once(redis_url, 200))
+    assert errors == []
+    assert (joined, left) == (1, 0)  # 200 sockets of one process: one subscription, gone when the last leaves
 
 
-def test_the_stock_pool_would_have_failed_the_same_mass_close(redis_url):
-    """The control: without the waiting pool the same close fails and leaves memberships behind."""
-    errors, left = asyncio.run(join_then_leave_at_once(layer_of(StockLayer), 200))
-    assert errors and left > 0
+async def fan_out(url: str, sockets: int):
+    """One process (this layer) with `sockets` channels in a group, and a sender in another layer."""
+    here, there = RedisPubSubChannelLayer(hosts=[url]), RedisPubSubChannelLayer(hosts=[url])
+    channels = [await here.new_channel() for _ in range(sockets)]
+    for channel in channels:
+        await here.group_add("test-fan-out", channel)
+    await asyncio.sleep(0.2)  # SUBSCRIBE is answered asynchronously
+    await there.group_send("test-fan-out", {"type": "table.changed", "version": 7})
+    got = await asyncio.wait_for(asyncio.gather(*(here.receive(c) for c in channels)), 5)
+    await here.flush()
+    await there.flush()
+    return got
+
+
+def test_a_group_message_reaches_every_socket_of_a_process(redis_url):
+    got = asyncio.run(fan_out(redis_url, 5))
+    assert got == [{"type": "table.changed", "version": 7}] * 5

@@ -174,17 +174,12 @@ if os.environ.get("EMAIL_HOST") and "EMAIL_BACKEND" not in os.environ:
 # --- live tables: Channels ---
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
+    # Redis pub/sub: a group message is published once and reaches each daphne process once, however many of
+    # its sockets watch that table; each process hands it to its own consumers (docs/architecture.md).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "config.channel_layer.RedisChannelLayer",  # channels-redis, with a waiting pool
-            # redis-py 8 reads with a 5 s socket timeout by default, the same as channels-redis's 5 s blocking
-            # BZPOPMIN: the read times out first and the consumer dies with 1011. A longer socket timeout avoids it.
-            "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
-                "capacity": 500,
-                "expiry": 30,
-                "group_expiry": 600,
-            },
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
 else:

@@ -29,7 +29,7 @@ from ..errors import DoorError
 from ..models import Family, Table, TableSeat, TableStatus
 from ..protocol import Command, check_client_id, parse_action
 from ..state_io import bot_players, chips_of, free_seats, seat_of
-from . import history, ledger, notify, presence, replies
+from . import history, ledger, notify, presence, replies, statements
 
 log = logging.getLogger(__name__)
 
@@ -215,13 +215,13 @@ def must_be_logged_in(user, message: str) -> None:
 def lock(table_id, reply_to: tuple[int, str] | None = None) -> Table:
     """The table's row, locked until the transaction ends; with `reply_to` (user id, client id), the same
     statement fetches the stored reply to that message as `table.stored_reply`."""
-    rows = Table.objects.select_for_update()
-    if reply_to is not None:
-        rows = rows.annotate(stored_reply=replies.stored_reply(reply_to[1], reply_to[0]))
     try:
-        return rows.get(pk=table_id)
-    except (Table.DoesNotExist, ValueError, TypeError):
-        raise DoorError("no_such_table", f"There is no table {table_id!r}.") from None
+        table = statements.lock_row(int(table_id), reply_to)
+    except (ValueError, TypeError, OverflowError):
+        table = None
+    if table is None:
+        raise DoorError("no_such_table", f"There is no table {table_id!r}.")
+    return table
 
 
 def enter(table_id: int, user, client_id) -> tuple[Table, dict | None]:
@@ -319,7 +319,7 @@ def _store(table: Table, state, now, kind: str, occupied: bool) -> None:
         table.empty_since = None
     elif table.empty_since is None:
         table.empty_since = now
-    table.save(update_fields=["state", "version", "clock_kind", "clock_seats", "clock_deadline", "empty_since"])
+    statements.write_state(table)
 
 
 def _mirror_seats(table: Table, after) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..engine.events import DealEnded, DealStarted, Event, PotAwarded, Split
 from ..models import Deal, DealEvent, Table
+from . import statements
 
 AWARDS = (PotAwarded, Split)  # the events that award a pot (a split awards it too, rake and all: §7, §8)
 
@@ -26,7 +27,7 @@ def record(table: Table, deal_before: int | None, version: int, events: list[Eve
             _close(table, deal, [row.event for row in rows if row.deal_number == deal], now)
             deal = None
     if rows:
-        DealEvent.objects.bulk_create(rows)
+        statements.append_events(rows)
 
 
 def _close(table: Table, number: int, new: list[dict], now) -> None:
