@@ -2,8 +2,8 @@
 
 Every change is one transaction: lock the table's row (one statement, which also looks up a repeated message id's
 stored reply), apply one engine action to the stored state, move every chip the action moved as one ledger batch,
-append the deal's events, write the new state with its version and clock, and store the reply when the message
-carried an id. Only after commit are the table's viewers, the lobby, the listeners and the clock told
+then append the deal's events, write the new state with its version and clock, and store the reply when the message
+carried an id (those three as one statement on PostgreSQL: statements.py). Only after commit are the table's viewers, the lobby, the listeners and the clock told
 (notify.py). Lock order everywhere: the table row first, then ledger rows in primary-key order.
 """
 
@@ -152,9 +152,8 @@ def _act(table_id: int, user, command: Command, client_id) -> Ack:
                 _check_add_chips(table, state, seat, command.amount)
             _check_turn(state, seat, command.kind)
             engine_action = play.Action(command.kind, seat=seat, amount=command.amount, card=command.card)
-        change = play_action(table, state, engine_action)
-        reply = {"type": "ack", "id": client_id, "version": table.version}
-        replies.store(table, user, client_id, reply)
+        change = play_action(table, state, engine_action, reply_to=None if client_id is None else (user, client_id))
+        reply = ack_reply(client_id, table.version)
         if command.kind == "sit":
             presence.sat_down(table, user)
     return Ack(reply, change)
@@ -251,9 +250,16 @@ def _decks_for(table: Table):
     return _deck_provider(path).for_table(table) if path else None
 
 
-def play_action(table: Table, state: play.TableState, action: play.Action, announce: bool = True) -> notify.Change:
-    """Apply one engine action under the table's lock and write everything it moved; after commit, tell (unless
-    the caller announces a later change of the same transaction instead)."""
+def ack_reply(client_id, version: int) -> dict:
+    return {"type": "ack", "id": client_id, "version": version}
+
+
+def play_action(
+    table: Table, state: play.TableState, action: play.Action, announce: bool = True, reply_to=None
+) -> notify.Change:
+    """Apply one engine action under the table's lock and write everything it moved, with the ack to the message
+    `reply_to` (user, client id) if it carried an id; after commit, tell (unless the caller announces a later
+    change of the same transaction instead)."""
     before = chips_of(state)
     bots = bot_players(state)  # before the action too: a bot whose seat it vacates cashes out to the pool
     deal_before = state.deal_no if state.phase != "waiting" else None
@@ -271,8 +277,14 @@ def play_action(table: Table, state: play.TableState, action: play.Action, annou
     except WalletError as error:
         raise DoorError("wallet", str(error)) from None
     now = timezone.now()
-    history.record(table, deal_before, state.version, events, now)
+    event_rows = history.record(table, deal_before, state.version, events, now)
     _store(table, state, now, action.kind, occupied=bool(after.stacks))
+    reply = None
+    if reply_to is not None:
+        user, client_id = reply_to
+        reply = replies.reply_row(table, user, client_id, ack_reply(client_id, table.version))
+    if not statements.write_action(table, event_rows, reply):
+        raise replies.RepliedMeanwhile(client_id)
     seats_changed = after.seats != before.seats
     if seats_changed:
         _mirror_seats(table, after)
@@ -297,6 +309,7 @@ def _change(table: Table, state, events, seats_changed: bool, chips, bots: set[s
 
 
 def _store(table: Table, state, now, kind: str, occupied: bool) -> None:
+    """The table's new state, version, clock and emptiness, on the row object (written by write_action)."""
     clock = state.clock
     if clock is None:
         table.clock_kind, table.clock_seats, table.clock_deadline = "", [], None
@@ -319,7 +332,6 @@ def _store(table: Table, state, now, kind: str, occupied: bool) -> None:
         table.empty_since = None
     elif table.empty_since is None:
         table.empty_since = now
-    statements.write_state(table)
 
 
 def _mirror_seats(table: Table, after) -> None:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from ..engine.events import DealEnded, DealStarted, Event, PotAwarded, Split
 from ..models import Deal, DealEvent, Table
-from . import statements
 
 AWARDS = (PotAwarded, Split)  # the events that award a pot (a split awards it too, rake and all: §7, §8)
 
 
-def record(table: Table, deal_before: int | None, version: int, events: list[Event], now) -> None:
-    """Append one action's events to the deal they belong to. `deal_before` is the number of the deal running
+def record(table: Table, deal_before: int | None, version: int, events: list[Event], now) -> list[DealEvent]:
+    """One action's events as the rows to append to the deal they belong to (the door writes them with the state:
+    statements.write_action); a deal's row opens and closes here. `deal_before` is the number of the deal running
     before the action (None between deals): events between deals (sitting down, pressing New deal) belong to
     no deal."""
     deal = deal_before
@@ -26,8 +26,7 @@ def record(table: Table, deal_before: int | None, version: int, events: list[Eve
         if isinstance(event, DealEnded):
             _close(table, deal, [row.event for row in rows if row.deal_number == deal], now)
             deal = None
-    if rows:
-        statements.append_events(rows)
+    return rows
 
 
 def _close(table: Table, number: int, new: list[dict], now) -> None:

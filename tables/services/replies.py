@@ -6,11 +6,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import connection
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from ..models import ClientMessage, Table
+from . import statements
 
 
 def _replies(table_id, user_id: int, client_id: str):
@@ -35,21 +35,17 @@ class RepliedMeanwhile(Exception):
     transaction must not stand: the door rolls it back and enters again, and then finds that reply."""
 
 
+def reply_row(table: Table, user, client_id: str, reply: dict) -> ClientMessage:
+    return ClientMessage(table=table, user=user, client_id=client_id, response=reply, created_at=timezone.now())
+
+
 def store(table: Table, user, client_id: str | None, reply: dict) -> None:
-    """Keep the reply to a message id (one statement); raises RepliedMeanwhile if the id was answered meanwhile."""
+    """Keep the reply to a message id (one statement); raises RepliedMeanwhile if the id was answered meanwhile.
+    The door stores an action's reply with its other writes instead (statements.write_action)."""
     if client_id is None:
         return
-    fields = [ClientMessage._meta.get_field(name) for name in ("table", "user", "client_id", "response", "created_at")]
-    values = [table.pk, user.pk, client_id, reply, timezone.now()]
-    q = connection.ops.quote_name
-    sql = (
-        f"INSERT INTO {q(ClientMessage._meta.db_table)} ({', '.join(q(f.column) for f in fields)}) "
-        f"VALUES ({', '.join(['%s'] * len(fields))}) ON CONFLICT DO NOTHING RETURNING {q('id')}"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [f.get_db_prep_save(v, connection) for f, v in zip(fields, values, strict=True)])
-        if cursor.fetchone() is None:
-            raise RepliedMeanwhile(client_id)
+    if not statements.store_reply(reply_row(table, user, client_id, reply)):
+        raise RepliedMeanwhile(client_id)
 
 
 def prune(now=None) -> int:

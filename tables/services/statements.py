@@ -1,5 +1,6 @@
-"""The door's three statements of every action, in plain SQL built once per database: locking the table's row
-(with a repeated message's stored reply), writing its state back, and appending the action's deal events.
+"""The door's statements of every action, in plain SQL built once per database: locking the table's row (with a
+repeated message's stored reply), and writing what the action changed (its deal events, the table's state, the
+reply to its message id) as one statement on PostgreSQL.
 
 They run on every table action, where compiling the ORM's query cost more than the statement itself (see
 docs/benchmarks.md, `bench door`). The rows are still the models' rows: the locked row comes back as a `Table`
@@ -16,6 +17,7 @@ from ..models import ClientMessage, DealEvent, Table
 
 _STATE_FIELDS = ("state", "version", "clock_kind", "clock_seats", "clock_deadline", "empty_since")
 _EVENT_FIELDS = ("table", "deal_number", "version", "index", "event")
+_REPLY_FIELDS = ("table", "user", "client_id", "response", "created_at")
 
 
 def _q(name: str) -> str:
@@ -77,30 +79,78 @@ def lock_row(table_id: int, reply_to: tuple[int, str] | None) -> Table | None:
 
 
 @cache
-def _write_state_sql(vendor: str) -> str:
+def _state_sql() -> str:
     fields = [Table._meta.get_field(name) for name in _STATE_FIELDS]
     assignments = ", ".join(f"{_q(f.column)} = %s" for f in fields)
     return f"UPDATE {_q(Table._meta.db_table)} SET {assignments} WHERE {_q('id')} = %s"
 
 
-def write_state(table: Table) -> None:
-    """Write the table's state, version, clock and emptiness back to its (locked) row."""
-    values = [Table._meta.get_field(name).get_db_prep_save(getattr(table, name), connection) for name in _STATE_FIELDS]
-    with connection.cursor() as cursor:
-        cursor.execute(_write_state_sql(connection.vendor), [*values, table.pk])
+def _state_params(table: Table) -> list:
+    fields = [Table._meta.get_field(name) for name in _STATE_FIELDS]
+    return [*(f.get_db_prep_save(getattr(table, f.attname), connection) for f in fields), table.pk]
 
 
 @cache
-def _append_events_sql(vendor: str, rows: int) -> str:
+def _events_sql(rows: int) -> str:
     fields = [DealEvent._meta.get_field(name) for name in _EVENT_FIELDS]
     row = "(" + ", ".join(["%s"] * len(fields)) + ")"
     columns = ", ".join(_q(f.column) for f in fields)
     return f"INSERT INTO {_q(DealEvent._meta.db_table)} ({columns}) VALUES {', '.join([row] * rows)}"
 
 
-def append_events(rows: list[DealEvent]) -> None:
-    """Insert an action's deal events (one statement)."""
+def _events_params(rows: list[DealEvent]) -> list:
     fields = [DealEvent._meta.get_field(name) for name in _EVENT_FIELDS]
-    params = [f.get_db_prep_save(getattr(row, f.attname), connection) for row in rows for f in fields]
+    return [f.get_db_prep_save(getattr(row, f.attname), connection) for row in rows for f in fields]
+
+
+@cache
+def _reply_sql() -> str:
+    fields = [ClientMessage._meta.get_field(name) for name in _REPLY_FIELDS]
+    return (
+        f"INSERT INTO {_q(ClientMessage._meta.db_table)} ({', '.join(_q(f.column) for f in fields)}) "
+        f"VALUES ({', '.join(['%s'] * len(fields))}) ON CONFLICT DO NOTHING RETURNING {_q('id')}"
+    )
+
+
+def _reply_params(reply: ClientMessage) -> list:
+    fields = [ClientMessage._meta.get_field(name) for name in _REPLY_FIELDS]
+    return [f.get_db_prep_save(getattr(reply, f.attname), connection) for f in fields]
+
+
+@cache
+def _action_sql(vendor: str, events: int, reply: bool) -> str:
+    """PostgreSQL: the action's writes as one statement, the events and the state in data-modifying WITHs."""
+    parts = []
+    if events:
+        parts.append(f"events AS ({_events_sql(events)})")
+    if reply:
+        parts.append(f"state AS ({_state_sql()})")
+        last = _reply_sql()
+    else:
+        last = _state_sql()
+    return (f"WITH {', '.join(parts)} " if parts else "") + last
+
+
+def write_action(table: Table, events: list[DealEvent], reply: ClientMessage | None) -> bool:
+    """Write what one action changed: its deal events, the table's state, version, clock and emptiness (its row is
+    locked), and the reply to its message id. One statement on PostgreSQL; on SQLite (no data-modifying WITH) one
+    per part. False when the message id was answered meanwhile: then no reply was stored, and the caller's
+    transaction must not stand."""
     with connection.cursor() as cursor:
-        cursor.execute(_append_events_sql(connection.vendor, len(rows)), params)
+        if connection.vendor == "postgresql":
+            params = _events_params(events) + _state_params(table) + ([] if reply is None else _reply_params(reply))
+            cursor.execute(_action_sql(connection.vendor, len(events), reply is not None), params)
+        else:
+            if events:
+                cursor.execute(_events_sql(len(events)), _events_params(events))
+            cursor.execute(_state_sql(), _state_params(table))
+            if reply is not None:
+                cursor.execute(_reply_sql(), _reply_params(reply))
+        return reply is None or cursor.fetchone() is not None
+
+
+def store_reply(reply: ClientMessage) -> bool:
+    """Keep the reply to a message id (one statement); False when the id was answered meanwhile."""
+    with connection.cursor() as cursor:
+        cursor.execute(_reply_sql(), _reply_params(reply))
+        return cursor.fetchone() is not None
