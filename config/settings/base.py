@@ -156,6 +156,9 @@ ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "manda
 ACCOUNT_USER_MODEL_USERNAME_FIELD = None
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Svara] "
+# Following the link from the sign-up e-mail (in the browser that signed up) logs the player in, to the lobby.
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_EMAIL_CONFIRMATION_AUTHENTICATED_REDIRECT_URL = "/"
 ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # A taken e-mail gets a plain "already registered" error at sign-up rather than a silent e-mail to its owner.
@@ -234,5 +237,8 @@ SVARA_IDLE_TABLE_SECONDS = float(os.environ.get("SVARA_IDLE_TABLE_SECONDS", "600
 # Who shuffles for the door: None is the engine's own (`secrets`); the test settings install fixed decks
 # (tables/services/test_decks.py). Never reachable from a client message.
 SVARA_DECK_PROVIDER = None
+# A new player's starting chips (a ledger transfer from the treasury when the account is made; 0: none, then staff
+# credit them): 2,000 seats him at a table of ante 10 for 20 to 100 antes with some to spare.
+SVARA_WELCOME_CHIPS = int(os.environ.get("SVARA_WELCOME_CHIPS", "2000"))
 # How long the answer to a message id is kept for a resend (after a reconnect); beat prunes older ones.
 SVARA_REPLY_SECONDS = float(os.environ.get("SVARA_REPLY_SECONDS", "900"))
