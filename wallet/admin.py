@@ -96,12 +96,20 @@ class TransferAdmin(ReadOnlyAdmin):
         "amount",
         "source",
         "destination",
-        "memo",
+        "reason",
         "actor",
-        "table_id",
+        "table",
     )
     list_filter = ("kind", "family")
     search_fields = ("key", "memo", "source__user__email", "destination__user__email")
     list_select_related = ("source__user", "destination__user", "actor")
     date_hierarchy = "created_at"
     readonly_fields = [f.name for f in Transfer._meta.fields]
+
+    @admin.display(description="reason", ordering="memo")
+    def reason(self, transfer):
+        return transfer.memo
+
+    @admin.display(description="table", ordering="table_id")
+    def table(self, transfer):
+        return transfer.table_id

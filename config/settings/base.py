@@ -26,8 +26,9 @@ def env_bool(name: str, default: bool) -> bool:
 # Public, for the embedded run and tests only; the production settings refuse it.
 _DEV_SECRET_KEY = "dev-only-insecure-key-change-me-in-production-0123456789"
 SECRET_KEY = os.environ.get("SECRET_KEY", _DEV_SECRET_KEY)
-DEBUG = env_bool("DEBUG", True)
-ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h]
+# Off unless DEBUG=1: the embedded run is the site a small club runs, with the site's own error pages.
+DEBUG = env_bool("DEBUG", False)
+ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
 INSTALLED_APPS = [
@@ -42,7 +43,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "channels",
     "allauth",
-    "allauth.account",
+    "accounts.apps.EmailAddressesConfig",  # allauth.account, under a heading of its own in the admin
     "accounts",
     "wallet",
     "tables",
@@ -139,10 +140,11 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
-if DEBUG:
-    STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+# The embedded run serves the static files with WhiteNoise straight from the project's and apps' folders, with
+# DEBUG on or off and no collectstatic; production collects them into STATIC_ROOT with hashed names instead.
+WHITENOISE_USE_FINDERS = True
 
 # --- accounts (django-allauth) ---
 SITE_ID = 1
