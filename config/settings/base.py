@@ -23,9 +23,39 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-# Public, for the embedded run and tests only; the production settings refuse it.
+# Public; the production settings refuse it.
 _DEV_SECRET_KEY = "dev-only-insecure-key-change-me-in-production-0123456789"
-SECRET_KEY = os.environ.get("SECRET_KEY", _DEV_SECRET_KEY)
+
+
+def _installation_secret_key(path: Path) -> str:
+    """The embedded run's own secret (it signs sessions and password-reset links): made once per installation in
+    `.secret-key` beside manage.py, so no club's site runs on the public key. Every process of the installation
+    reads the same file; the first one to write it wins (a hard link never replaces a file)."""
+    try:
+        return path.read_text().strip() or _DEV_SECRET_KEY
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return _DEV_SECRET_KEY  # a read-only checkout: the development key, as before
+    import secrets
+    import tempfile
+
+    try:
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=".secret-key-", delete=False) as draft:
+            draft.write(secrets.token_urlsafe(50))
+        os.chmod(draft.name, 0o600)
+        try:
+            os.link(draft.name, path)
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(draft.name)
+        return path.read_text().strip()
+    except OSError:
+        return _DEV_SECRET_KEY
+
+
+SECRET_KEY = os.environ.get("SECRET_KEY") or _installation_secret_key(BASE_DIR / ".secret-key")
 # Off unless DEBUG=1: the embedded run is the site a small club runs, with the site's own error pages.
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]").split(",") if h]
