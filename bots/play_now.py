@@ -72,7 +72,7 @@ def play_against_bots(user) -> Seated:
         try:
             door.sit(table.pk, user, amount)
         except door.DoorError as error:
-            if error.code in ("seat_taken", "illegal_action"):
+            if error.code in ("seat_taken", "table_closed", "no_such_table"):
                 continue  # taken or closed meanwhile: the next one
             raise BotError(error.message) from error
         return Seated(table, amount, False)

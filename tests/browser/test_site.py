@@ -230,6 +230,11 @@ def test_the_rules_of_both_families_are_a_page_linked_from_every_header(browser,
                      "Split or play on", "a table buy-in of 20 to 100 antes"):
             assert line.lower() in text.lower(), line
         expect(page.locator("#rules table").first).to_be_visible()
+        # The examples are hands the counter scores, each in its own family.
+        page.locator("a.count-example", has_text="7♣ K♥ K♦").click()
+        expect(page).to_have_url(re.compile(r"/count/\?family=bulgarian&cards="))
+        expect(page.locator("#count-points")).to_have_text("31")
+        page.go_back()
         page.locator("#rules-count-link").click()
         expect(page).to_have_url(server.url + "/count/")
         assert not page.js_errors, page.js_errors
