@@ -39,3 +39,11 @@ def test_debug_is_off_unless_asked_for():
         run_env = dict(env, **({"DEBUG": debug} if debug else {}))
         out = subprocess.run([sys.executable, "-c", probe], env=run_env, capture_output=True, text=True, check=True)
         assert out.stdout.strip() == expected, (debug, out.stderr)
+
+
+@pytest.mark.django_db
+def test_a_form_without_its_csrf_token_is_refused_in_the_sites_look():
+    response = Client(enforce_csrf_checks=True).post("/accounts/login/", {"login": "a@example.com"})
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert "Please try again" in page and 'class="topbar"' in page and "CSRF verification failed" not in page
