@@ -56,6 +56,11 @@ class TableAdmin(admin.ModelAdmin):
             return False
         return super().has_change_permission(request, obj)
 
+    def has_add_permission(self, request):
+        # A table starts its play through the door (the lobby's form); a row added here would have none. Staff
+        # create one in the lobby and mark it kept open here.
+        return False
+
     @admin.display(description="Play (as a spectator sees it)")
     def play(self, table):
         if not table.state:

@@ -167,6 +167,9 @@ def test_the_tables_staff_set_up_are_still_there_after_a_day_empty(browser, tran
         kept = Table.objects.filter(kept_open=True, status=TableStatus.OPEN).first()
         page.goto(f"/admin/tables/table/{kept.pk}/change/")
         expect(page.locator("input[name=kept_open]")).to_be_checked()
+        page.goto("/admin/tables/table/")
+        expect(page.locator("#result_list")).to_contain_text("kept open".upper(), ignore_case=True)
+        expect(page.locator("a.addlink")).to_have_count(0)  # tables start through the door, in the lobby
         # A closed table is history in the admin: shown, not editable.
         page.goto(f"/admin/tables/table/{players_table.pk}/change/")
         expect(page.locator("#content h1")).to_contain_text("View table")
