@@ -7,11 +7,14 @@ import re
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from allauth.account.internal import flows
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.shortcuts import redirect
+
+from wallet import services as wallet
 
 DISPLAY_NAME_MIN = 2
 DISPLAY_NAME_MAX = 32
@@ -83,9 +86,11 @@ class SignupForm(AllauthSignupForm):
         return clean_display_name(self.cleaned_data.get("display_name", ""))
 
     def save(self, request):
-        # The user row and its EmailAddress row are written together or not at all.
+        # The user row, its EmailAddress row and its welcome chips are written together or not at all.
         with transaction.atomic():
-            return super().save(request)
+            user = super().save(request)
+            wallet.welcome(user, settings.SVARA_WELCOME_CHIPS)
+            return user
 
     def try_save(self, request):
         try:

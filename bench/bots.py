@@ -87,8 +87,10 @@ def play_deal(family: str, kinds: list[str], deck_rng: random.Random, rngs: list
     """One deal from fresh stacks: returns every seat's result in chips."""
     state = TableState.new(family, ANTE, len(kinds))
     stack = STACK_ANTES * ANTE
+    # Bots at every seat but the first (no rake, as at a bot table, RULES §8); the engine deals only with a person
+    # in the deal (bots never deal among themselves), so seat 0 sits as one: the flag changes nothing else.
     for seat in range(len(kinds)):
-        state.apply(Action("sit", seat=seat, player=str(seat + 1), name=f"p{seat}", amount=stack, bot=True))
+        state.apply(Action("sit", seat=seat, player=str(seat + 1), name=f"p{seat}", amount=stack, bot=seat != 0))
     for seat in range(len(kinds)):
         state.apply(Action("new_deal", seat=seat), rng=deck_rng)
     steps = 0

@@ -279,9 +279,13 @@ def keep_bot_tables(now=None) -> dict:
                     log.info("policy %s: table %s stays open: %s", policy.pk, bot_table.table_id, error.message)
         kept = kept[:wanted]
         while len(kept) < wanted:
-            table = door.create_table(_house_bot(), policy.family, policy.ante, policy.seats, bots_allowed=True)
+            table = door.create_table(
+                _house_bot(), policy.family, policy.ante, policy.seats, bots_allowed=True, kept_open=True
+            )
             kept.append(BotTable.objects.create(policy=policy, table=table))
             report["opened"] += 1
+        # A policy's tables are staff's: they never close for being empty (a table opened before the mark gets it).
+        Table.objects.filter(pk__in=[b.table_id for b in kept], kept_open=False).update(kept_open=True)
         for bot_table in kept:
             report["stood"] += _stand_short_bots(bot_table.table)
             missing = policy.bots_per_table - len(bots_at(bot_table.table_id))

@@ -4,6 +4,10 @@ from django.urls import include, path
 from django.utils.functional import lazy
 from django.views.generic import RedirectView
 
+admin.site.site_header = admin.site.site_title = "Svara administration"
+# The admin's lists are wide (the ledger's transfers): the page's width goes to them, not to a second app list.
+admin.site.enable_nav_sidebar = False
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     # Pages without our <link rel="icon"> (the admin) make browsers ask for /favicon.ico: send them to the SVG.

@@ -1,4 +1,4 @@
-"""Celery: tables nobody sits at for a while close."""
+"""Celery: players' tables nobody sits at for a while close (staff's, `kept_open`, stay)."""
 
 from datetime import timedelta
 
@@ -13,7 +13,9 @@ from tables.models import Table, TableStatus
 @shared_task(name="lobby.tasks.close_idle_tables", ignore_result=True)
 def close_idle_tables() -> int:
     cutoff = timezone.now() - timedelta(seconds=settings.SVARA_IDLE_TABLE_SECONDS)
-    idle = Table.objects.filter(status=TableStatus.OPEN, empty_since__lt=cutoff).values_list("id", flat=True)
+    idle = Table.objects.filter(
+        status=TableStatus.OPEN, kept_open=False, empty_since__lt=cutoff
+    ).values_list("id", flat=True)
     closed = 0
     for table_id in list(idle):
         try:

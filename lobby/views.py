@@ -12,6 +12,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from bots.play_now import play_against_bots
+from bots.services import BotError
 from tables import selectors, services
 
 from .forms import CreateTableForm, QuickSeatForm
@@ -67,3 +69,18 @@ def quick_seat(request):
         return redirect("lobby:lobby")
     best = max(fitting, key=lambda t: (t["seats_taken"], -t["id"]))
     return redirect(f"{best['url']}#sit")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def play_bots(request):
+    """"Play against bots now": seated with bots at once, at their table or a new one; refused (no chips): back to
+    the lobby, told why and how to get chips."""
+    if request.method == "GET":  # e.g. back from the login page: the button is in the lobby
+        return redirect("lobby:lobby")
+    try:
+        seated = play_against_bots(request.user)
+    except BotError as error:
+        messages.error(request, str(error))
+        return redirect("lobby:lobby")
+    return redirect("tables:table", table_id=seated.table.pk)

@@ -28,12 +28,13 @@ class TableAdmin(admin.ModelAdmin):
         "ante",
         "seats",
         "bots_allowed",
+        "kept_open",
         "status",
         "version",
         "clock_kind",
         "created_at",
     ]
-    list_filter = ["status", "family", "bots_allowed"]
+    list_filter = ["status", "family", "bots_allowed", "kept_open"]
     # The state is written only through the door. Staff read the play as a spectator sees it, never the stored
     # state: it holds every card dealt, and a staff member may also be a player.
     exclude = ["state"]
@@ -43,6 +44,22 @@ class TableAdmin(admin.ModelAdmin):
     ]  # fmt: skip
     inlines = [TableSeatInline]
     actions = ["close_tables"]
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None:  # the stored play holds these: they are set once, when the table is created
+            fields += ["family", "ante", "seats", "bots_allowed"]
+        return fields
+
+    def has_change_permission(self, request, obj=None):
+        if obj is not None and not obj.is_open:  # a closed table is history: staff read it, nobody edits it
+            return False
+        return super().has_change_permission(request, obj)
+
+    def has_add_permission(self, request):
+        # A table starts its play through the door (the lobby's form); a row added here would have none. Staff
+        # create one in the lobby and mark it kept open here.
+        return False
 
     @admin.display(description="Play (as a spectator sees it)")
     def play(self, table):

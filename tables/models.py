@@ -30,6 +30,11 @@ class Table(models.Model):
     ante = models.PositiveIntegerField()
     seats = models.PositiveSmallIntegerField()
     bots_allowed = models.BooleanField(default=False)
+    # Staff set this table up (the demo's, a bot table policy's): it stays open when empty, so a newcomer always
+    # finds a game. Players' tables close after SVARA_IDLE_TABLE_SECONDS empty.
+    kept_open = models.BooleanField(
+        "kept open", default=False, help_text="Set up by staff: never closes for being empty."
+    )
     status = models.CharField(
         max_length=8, choices=TableStatus.choices, default=TableStatus.OPEN, db_index=True
     )

@@ -33,3 +33,27 @@ def test_demo_data_loads_twice_with_the_same_result_and_a_clean_ledger():
         bot_tables = [t for t in Table.objects.filter(family=family, status=TableStatus.OPEN) if bots_at(t.pk)]
         assert bot_tables, f"no {family} table with bots in the demo"
     call_command("audit_ledger")
+
+
+def test_the_demo_and_bot_policy_tables_never_close_for_being_empty():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from lobby.tasks import close_idle_tables
+
+    call_command("load_demo")
+    staff_tables = set(Table.objects.filter(status=TableStatus.OPEN).values_list("pk", flat=True))
+    assert len(staff_tables) == 5  # three people's tables, a bot table of each family
+    assert set(Table.objects.filter(kept_open=True).values_list("pk", flat=True)) == staff_tables
+    Table.objects.update(empty_since=timezone.now() - timedelta(days=1))
+    assert close_idle_tables() == 0
+    assert set(Table.objects.filter(status=TableStatus.OPEN).values_list("pk", flat=True)) == staff_tables
+
+
+def test_a_demo_table_loaded_before_the_kept_open_mark_gets_it():
+    call_command("load_demo")
+    Table.objects.update(kept_open=False)
+    call_command("load_demo")
+    assert not Table.objects.filter(status=TableStatus.OPEN, kept_open=False).exists()
+    assert Table.objects.filter(status=TableStatus.OPEN).count() == 5

@@ -133,3 +133,20 @@ def test_the_procfile_release_commands_run_the_production_settings_unless_told_o
     script = release.removeprefix("release:").split("&&")[0] + " && echo $DJANGO_SETTINGS_MODULE"
     result = subprocess.run(["sh", "-c", script], env=without_settings(), capture_output=True, text=True)
     assert result.stdout.strip() == "config.settings.production"
+
+
+def test_the_embedded_run_signs_with_a_secret_of_its_own_installation_not_the_public_key(tmp_path):
+    from config.settings.base import _DEV_SECRET_KEY, _installation_secret_key
+
+    path = tmp_path / ".secret-key"
+    first = _installation_secret_key(path)
+    assert first != _DEV_SECRET_KEY and len(first) >= 50
+    assert _installation_secret_key(path) == first  # every process of the installation reads the same one
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert list(tmp_path.iterdir()) == [path]  # no draft left behind
+    env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings.base"
+    probe = "import django; django.setup(); from django.conf import settings; print(settings.SECRET_KEY)"
+    result = run_python("-c", probe, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() != _DEV_SECRET_KEY

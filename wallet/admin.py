@@ -7,6 +7,8 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 
 from . import services
 from .forms import AdjustBalanceForm
@@ -91,17 +93,29 @@ class LedgerAccountAdmin(ReadOnlyAdmin):
 class TransferAdmin(ReadOnlyAdmin):
     list_display = (
         "id",
-        "created_at",
+        "when",
         "kind",
         "amount",
         "source",
         "destination",
-        "memo",
+        "reason",
         "actor",
-        "table_id",
+        "table",
     )
     list_filter = ("kind", "family")
     search_fields = ("key", "memo", "source__user__email", "destination__user__email")
     list_select_related = ("source__user", "destination__user", "actor")
     date_hierarchy = "created_at"
     readonly_fields = [f.name for f in Transfer._meta.fields]
+
+    @admin.display(description="when", ordering="created_at")
+    def when(self, transfer):
+        return date_format(timezone.localtime(transfer.created_at), "j M Y, H:i")
+
+    @admin.display(description="reason", ordering="memo")
+    def reason(self, transfer):
+        return transfer.memo
+
+    @admin.display(description="table", ordering="table_id")
+    def table(self, transfer):
+        return transfer.table_id

@@ -134,6 +134,7 @@ _H, _T, _BP = AccountKind.HOUSE, AccountKind.TREASURY, AccountKind.BOTS_POOL
 # Each kind moves chips from one kind of account to another, and only there.
 _ROUTES = {
     TransferKind.CREDIT: (_T, _B),
+    TransferKind.WELCOME: (_T, _B),
     TransferKind.DEBIT: (_B, _T),
     TransferKind.BUY_IN: (_B, _S),
     TransferKind.ADD_CHIPS: (_B, _S),

@@ -85,6 +85,7 @@ class LedgerAccount(models.Model):
 
 class TransferKind(models.TextChoices):
     CREDIT = "credit", "staff credit"
+    WELCOME = "welcome", "welcome chips"
     DEBIT = "debit", "staff debit"
     BUY_IN = "buy_in", "table buy-in"
     ADD_CHIPS = "add_chips", "chips added"

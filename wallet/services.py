@@ -25,6 +25,7 @@ __all__ = [
     "Movement",
     "move",
     "credit",
+    "welcome",
     "debit",
     "buy_in",
     "add_chips",
@@ -122,6 +123,22 @@ def credit(user, amount: int, *, reason: str, staff, key: str | None = None) -> 
         key or f"credit:{uuid4()}",
         memo=_check_reason(reason),
         actor_id=_check_staff(staff).pk,
+    )
+
+
+def welcome(user, amount: int) -> Transfer | None:
+    """A new player's starting chips, from the treasury like a staff credit, once per player (the key is his id):
+    so a newcomer can sit down at once. Called in the transaction that creates the account; 0 grants nothing."""
+    _check_player(user)
+    if _check_amount(amount, allow_zero=True) == 0:
+        return None
+    return _move_one(
+        TransferKind.WELCOME,
+        AccountRef.treasury(),
+        AccountRef.balance(_user_id(user)),
+        amount,
+        f"welcome:{_user_id(user)}",
+        memo="welcome chips",
     )
 
 

@@ -23,11 +23,42 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-# Public, for the embedded run and tests only; the production settings refuse it.
+# Public; the production settings refuse it.
 _DEV_SECRET_KEY = "dev-only-insecure-key-change-me-in-production-0123456789"
-SECRET_KEY = os.environ.get("SECRET_KEY", _DEV_SECRET_KEY)
-DEBUG = env_bool("DEBUG", True)
-ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h]
+
+
+def _installation_secret_key(path: Path) -> str:
+    """The embedded run's own secret (it signs sessions and password-reset links): made once per installation in
+    `.secret-key` beside manage.py, so no club's site runs on the public key. Every process of the installation
+    reads the same file; the first one to write it wins (a hard link never replaces a file)."""
+    try:
+        return path.read_text().strip() or _DEV_SECRET_KEY
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return _DEV_SECRET_KEY  # a read-only checkout: the development key, as before
+    import secrets
+    import tempfile
+
+    try:
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=".secret-key-", delete=False) as draft:
+            draft.write(secrets.token_urlsafe(50))
+        os.chmod(draft.name, 0o600)
+        try:
+            os.link(draft.name, path)
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(draft.name)
+        return path.read_text().strip()
+    except OSError:
+        return _DEV_SECRET_KEY
+
+
+SECRET_KEY = os.environ.get("SECRET_KEY") or _installation_secret_key(BASE_DIR / ".secret-key")
+# Off unless DEBUG=1: the embedded run is the site a small club runs, with the site's own error pages.
+DEBUG = env_bool("DEBUG", False)
+ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
 INSTALLED_APPS = [
@@ -42,7 +73,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "channels",
     "allauth",
-    "allauth.account",
+    "accounts.apps.EmailAddressesConfig",  # allauth.account, under a heading of its own in the admin
     "accounts",
     "wallet",
     "tables",
@@ -139,10 +170,11 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
-if DEBUG:
-    STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+# The embedded run serves the static files with WhiteNoise straight from the project's and apps' folders, with
+# DEBUG on or off and no collectstatic; production collects them into STATIC_ROOT with hashed names instead.
+WHITENOISE_USE_FINDERS = True
 
 # --- accounts (django-allauth) ---
 SITE_ID = 1
@@ -156,6 +188,9 @@ ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "manda
 ACCOUNT_USER_MODEL_USERNAME_FIELD = None
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Svara] "
+# Following the link from the sign-up e-mail (in the browser that signed up) logs the player in, to the lobby.
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_EMAIL_CONFIRMATION_AUTHENTICATED_REDIRECT_URL = "/"
 ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # A taken e-mail gets a plain "already registered" error at sign-up rather than a silent e-mail to its owner.
@@ -229,5 +264,8 @@ SVARA_IDLE_TABLE_SECONDS = float(os.environ.get("SVARA_IDLE_TABLE_SECONDS", "600
 # Who shuffles for the door: None is the engine's own (`secrets`); the test settings install fixed decks
 # (tables/services/test_decks.py). Never reachable from a client message.
 SVARA_DECK_PROVIDER = None
+# A new player's starting chips (a ledger transfer from the treasury when the account is made; 0: none, then staff
+# credit them): 2,000 seats him at a table of ante 10 for 20 to 100 antes with some to spare.
+SVARA_WELCOME_CHIPS = int(os.environ.get("SVARA_WELCOME_CHIPS", "2000"))
 # How long the answer to a message id is kept for a resend (after a reconnect); beat prunes older ones.
 SVARA_REPLY_SECONDS = float(os.environ.get("SVARA_REPLY_SECONDS", "900"))

@@ -20,6 +20,7 @@ if not SECRET_KEY or SECRET_KEY == _DEV_SECRET_KEY:
         "SECRET_KEY must be set to a secret of your own: the production settings refuse to start without it."
     )
 STORAGES["staticfiles"] = {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"}
+WHITENOISE_USE_FINDERS = False  # collectstatic's STATIC_ROOT, hashed names cached for a year
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
 SESSION_COOKIE_SECURE = True

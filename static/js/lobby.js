@@ -121,3 +121,7 @@ function connect() {
 for (const input of Object.values(filters)) input.addEventListener("input", render);
 render();
 connect();
+
+// Wide screens show the filters; on a phone they fold under "Filters", so the tables and the buttons come first.
+const filtersBox = document.getElementById("filters-box");
+if (filtersBox && window.matchMedia("(min-width: 700px)").matches) filtersBox.open = true;

@@ -151,7 +151,8 @@ class TableState(BettingMixin, ShowdownMixin):
         # Between deals: the seats that have not pressed New deal, once a deal is possible.
         active = self._active_seats()
         unready = [i for i in active if not self.seats[i].ready]
-        if len(active) >= 2 and unready and (self.deal_no > 0 or len(unready) < len(active)):
+        if (len(active) >= 2 and unready and (self.deal_no > 0 or len(unready) < len(active))
+                and self._a_person_among(active)):
             return Clock("new_deal", unready, CLOCK_SECONDS["new_deal"])
         return None
 
@@ -159,6 +160,11 @@ class TableState(BettingMixin, ShowdownMixin):
         """Seats that would play a deal: seated, not sitting out, at least one ante (RULES §3)."""
         ante = self.ante
         return [i for i, s in enumerate(self.seats) if s.player is not None and not s.sitting_out and s.stack >= ante]
+
+    def _a_person_among(self, seats: list[int]) -> bool:
+        """The platform's bots never deal among themselves (docs/bots.md): a deal, and the New deal clock before
+        it, needs a person who plays."""
+        return any(not self.seats[i].bot for i in seats)
 
     @property
     def in_deal(self) -> bool:
@@ -309,7 +315,7 @@ class TableState(BettingMixin, ShowdownMixin):
                 if not s.ready:
                     return
                 active.append(i)
-        if len(active) >= 2:
+        if len(active) >= 2 and self._a_person_among(active):
             self._start_deal(active)
 
     # ----------------------------------------------------------------- a deal (RULES §3)

@@ -30,7 +30,9 @@ class RandomTable:
                  timeouts: float = 0.05, leaving: float = 0.002, bots: bool = False) -> None:
         self.rng = random.Random(seed)
         self.state = TableState.new(family, ante, players)
-        self.bots = bots  # whether the players who sit are bots (no rake, RULES §8)
+        # Whether the players who sit are bots (no rake, RULES §8); seat 0 stays a person's, for bots never deal
+        # among themselves.
+        self.bots = bots
         self.timeouts = timeouts
         self.leaving = leaving
         self.chips = 0  # chips that came to the table and have not left it
@@ -46,7 +48,7 @@ class RandomTable:
         amount = self.rng.randint(MIN_BUY_IN_ANTES, MAX_STACK_ANTES) * ante
         self.next_player += 1
         self.apply(Action("sit", seat=seat, player=f"p{self.next_player}", name=f"P{self.next_player}", amount=amount,
-                          bot=self.bots))
+                          bot=self.bots and seat != 0))
 
     def apply(self, action: Action) -> list[Event]:
         events = self.state.apply(action, self.rng)

@@ -49,8 +49,9 @@ class Ack:
 # --- creating and closing tables ---
 
 
-def create_table(user, family, ante, seats, bots_allowed=False) -> Table:
-    """A player (or staff) opens a table; bad input is a DoorError with a clear message."""
+def create_table(user, family, ante, seats, bots_allowed=False, *, kept_open=False) -> Table:
+    """A player (or staff) opens a table; bad input is a DoorError with a clear message. `kept_open`: set up by
+    staff, it never closes for being empty."""
     must_be_logged_in(user, "Log in to create a table.")
     if family not in Family.values:
         raise DoorError("bad_field", f"The rule family must be one of {', '.join(Family.values)}, not {family!r}.")
@@ -64,7 +65,7 @@ def create_table(user, family, ante, seats, bots_allowed=False) -> Table:
     state = play.TableState.new(family, ante, seats)
     with transaction.atomic():
         table = Table.objects.create(
-            family=family, ante=ante, seats=seats, bots_allowed=bots_allowed, created_by=user,
+            family=family, ante=ante, seats=seats, bots_allowed=bots_allowed, kept_open=kept_open, created_by=user,
             state=state.dumps(), version=state.version, empty_since=timezone.now(),
         )  # fmt: skip
         from lobby.notify import tables_changed
@@ -76,12 +77,14 @@ def create_table(user, family, ante, seats, bots_allowed=False) -> Table:
 def close_table(table_id: int, staff=None, *, idle_before=None) -> Table:
     """Close a table: everybody is stood up and cashed out first, through the door, then nobody may act.
 
-    With `idle_before`, close only a table nobody has sat at since then (checked under the lock)."""
+    With `idle_before`, close only a players' table nobody has sat at since then (checked under the lock)."""
     with transaction.atomic():
         table = lock(table_id)
         if not table.is_open:
             return table
-        if idle_before is not None and (table.empty_since is None or table.empty_since >= idle_before):
+        if idle_before is not None and (
+            table.kept_open or table.empty_since is None or table.empty_since >= idle_before
+        ):
             raise DoorError("illegal_action", f"Table {table_id} is not idle.")
         state = loads(table)
         # The actions share one state object, so only the closing itself is announced, with the final state.

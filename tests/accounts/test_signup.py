@@ -62,10 +62,14 @@ def test_register_verify_login_and_see_the_balance_staff_credited(client, staff)
     assert page.status_code == 200
     assert b"vera@example.com" in page.content
     confirmed = client.post(link)
-    assert confirmed.status_code == 302
+    assert confirmed.status_code == 302 and confirmed["Location"] == "/"
     assert EmailAddress.objects.get(user=user).verified
+    # Confirming logged him in (issue 12 item 12: it used to send him to the login page), with his welcome chips.
+    lobby = client.get("/").content.decode()
+    assert 'id="user-balance">2,000<' in lobby
+    client.logout()
 
-    credit(user, 1500, reason="welcome chips", staff=staff)
+    credit(user, 1500, reason="more chips", staff=staff)
 
     logged_in = client.post(
         LOGIN,
@@ -74,12 +78,39 @@ def test_register_verify_login_and_see_the_balance_staff_credited(client, staff)
     )
     assert logged_in.status_code == 200
     assert logged_in.context["user"] == user
-    assert 'id="user-balance">1,500<' in logged_in.content.decode()  # the top bar, on every page
+    assert 'id="user-balance">3,500<' in logged_in.content.decode()  # the top bar, on every page
     # Another page (the password page) shows the same figure in the top bar.
-    assert 'id="user-balance">1,500<' in client.get(reverse("account_change_password")).content.decode()
+    assert 'id="user-balance">3,500<' in client.get(reverse("account_change_password")).content.decode()
     profile = logged_in.content.decode()
-    assert 'id="profile-balance">1,500<' in profile
-    assert "Credited by staff: welcome chips" in profile
+    assert 'id="profile-balance">3,500<' in profile
+    assert "Credited by staff: more chips" in profile and "Welcome chips" in profile
+
+
+@pytest.mark.django_db
+def test_a_new_player_gets_the_welcome_chips_once_from_the_treasury(client, settings):
+    from django.core.management import call_command
+
+    from wallet import services as wallet
+    from wallet.models import Transfer, TransferKind
+    from wallet.selectors import balance_of
+
+    settings.SVARA_WELCOME_CHIPS = 1200
+    signup(client)
+    user = User.objects.get(email="vera@example.com")
+    assert balance_of(user) == 1200
+    again = wallet.welcome(user, 1200)  # the key is his: a second grant moves nothing
+    assert Transfer.objects.filter(kind=TransferKind.WELCOME).count() == 1 and again.amount == 1200
+    assert balance_of(user) == 1200
+    call_command("audit_ledger")
+
+
+@pytest.mark.django_db
+def test_no_welcome_chips_when_the_setting_is_zero(client, settings):
+    from wallet.selectors import balance_of
+
+    settings.SVARA_WELCOME_CHIPS = 0
+    signup(client)
+    assert balance_of(User.objects.get(email="vera@example.com")) == 0
 
 
 @pytest.mark.django_db

@@ -20,7 +20,7 @@ def states_of_random_play(family, seats, seed, steps):
     state = TableState.new(family, 10, seats)
     for seat in range(seats):
         state.apply(Action("sit", seat=seat, player=str(seat + 1), name=f"p{seat}", amount=rng.randint(200, 1000),
-                           bot=True))
+                           bot=seat != 0))  # a person at seat 0: bots never deal among themselves
     for seat in range(seats):
         state.apply(Action("new_deal", seat=seat), rng=rng)
     for _ in range(steps):

@@ -81,8 +81,8 @@ def test_two_players_sign_up_sit_open_bet_call_and_reach_the_showdown_D1_D9(
         boris = new_page(browser, server)
         register(anna, server, "anna@example.com", "Anna")
         register(boris, server, "boris@example.com", "Boris")
-        for email in ("anna@example.com", "boris@example.com"):
-            credit(django_user_model.objects.get(email=email), 5_000, staff)
+        for email in ("anna@example.com", "boris@example.com"):  # 5,000 each with their 2,000 welcome chips
+            credit(django_user_model.objects.get(email=email), 3_000, staff)
 
         # Anna creates a classic table through the lobby form and sits down.
         anna.goto("/")

@@ -92,6 +92,7 @@ class LiveServer:
 
 @contextlib.contextmanager
 def start_live_server(clock_scale: float = 1.0, extra_env: dict | None = None, timeout: float = 30.0):
+    """`extra_env` adds to (a value of None: removes from) the server's environment."""
     port = free_port()
     mail_dir = Path(tempfile.mkdtemp(prefix="svara-mail-"))
     log_path = Path(tempfile.mkdtemp(prefix="svara-server-")) / "server.log"
@@ -107,6 +108,8 @@ def start_live_server(clock_scale: float = 1.0, extra_env: dict | None = None, t
             **(extra_env or {}),
         }
     )
+    for name in [name for name, value in env.items() if value is None]:
+        del env[name]  # `extra_env={"DEBUG": None}`: the server as `manage.py serve` runs by default
     log = open(log_path, "a")  # noqa: SIM115 - closed below
 
     def launch() -> subprocess.Popen:

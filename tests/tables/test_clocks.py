@@ -189,6 +189,15 @@ def test_an_empty_table_closes_after_ten_minutes(classic_table, players):
     assert table_row(busy).status == "open"
 
 
+def test_a_table_staff_keep_open_never_closes_for_being_empty(classic_table, players):
+    kept = services.create_table(players[0], "classic", 10, 2, False, kept_open=True)
+    Table.objects.update(empty_since=timezone.now() - timedelta(hours=5))
+    assert close_idle_tables() == 1
+    assert table_row(kept).status == "open" and table_row(classic_table).status == "closed"
+    with pytest.raises(services.DoorError, match="not idle"):  # the door checks it too, under the lock
+        services.close_table(kept.pk, idle_before=timezone.now())
+
+
 def test_a_connection_left_counted_by_a_dead_process_goes_stale_and_the_player_stands_up_S9(classic_table, players):
     ann, boris, _ = players
     services.sit(classic_table.pk, ann, 400)

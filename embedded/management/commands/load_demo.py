@@ -51,11 +51,15 @@ class Command(BaseCommand):
             if bots_pool_account().balance < BOTS_POOL // 2:
                 wallet.fund_bots(BOTS_POOL, f"demo:bots:{bots_pool_account().balance}", staff=staff, reason="demo")
         for family, ante, seats in PEOPLE_TABLES:
-            exists = Table.objects.filter(
-                family=family, ante=ante, seats=seats, bots_allowed=False, status=TableStatus.OPEN
-            ).exists()
-            if not exists:
-                create_table(staff, family, ante, seats, bots_allowed=False)
+            # Staff's tables stay open when empty (`kept_open`), so a later visitor still finds them; a demo
+            # table loaded before that mark existed gets it now.
+            table = Table.objects.filter(
+                family=family, ante=ante, seats=seats, bots_allowed=False, status=TableStatus.OPEN, created_by=staff
+            ).order_by("id").first()
+            if table is None:
+                create_table(staff, family, ante, seats, bots_allowed=False, kept_open=True)
+            elif not table.kept_open:
+                Table.objects.filter(pk=table.pk).update(kept_open=True)
         for family, ante, seats, per_table in BOT_POLICIES:
             BotTablePolicy.objects.get_or_create(
                 family=family,
