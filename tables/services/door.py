@@ -67,9 +67,9 @@ def create_table(user, family, ante, seats, bots_allowed=False) -> Table:
             family=family, ante=ante, seats=seats, bots_allowed=bots_allowed, created_by=user,
             state=state.dumps(), version=state.version, empty_since=timezone.now(),
         )  # fmt: skip
-        from lobby.notify import tables_changed
+        from lobby.notify import table_changed as lobby_table_changed
 
-        transaction.on_commit(tables_changed)
+        transaction.on_commit(lambda: lobby_table_changed(table.pk))
     return table
 
 
