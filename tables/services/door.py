@@ -151,6 +151,7 @@ def _act(table_id: int, user, command: Command, client_id) -> Ack:
             if command.kind == "add_chips":
                 _check_add_chips(table, state, seat, command.amount)
             _check_turn(state, seat, command.kind)
+            _check_amount(state, seat, command)
             engine_action = play.Action(command.kind, seat=seat, amount=command.amount, card=command.card)
         change = play_action(table, state, engine_action)
         reply = {"type": "ack", "id": client_id, "version": table.version}
@@ -368,6 +369,18 @@ def _check_add_chips(table, state, seat, amount) -> None:
             f"A stack may hold at most {high} chips ({MAX_STACK_ANTES} antes); with {stack} you may add up to "
             f"{max(high - stack, 0)}.",
         )
+
+
+def _check_amount(state, seat, command: Command) -> None:
+    """An amount outside what `legal` offers for the move is out_of_range (docs/protocol.md); a move not offered at
+    all is the engine's to refuse (illegal_action, with its reason)."""
+    if command.amount is None or command.kind not in MOVE_KINDS:
+        return
+    offered = next((legal for legal in state.legal_moves(seat) if legal.kind == command.kind), None)
+    if offered is None or offered.min is None or offered.min <= command.amount <= offered.max:
+        return
+    span = f"exactly {offered.min}" if offered.min == offered.max else f"{offered.min} to {offered.max}"
+    raise DoorError("out_of_range", f"The amount of a {command.kind} is {span} now, not {command.amount}.")
 
 
 def _check_turn(state, seat, kind) -> None:
