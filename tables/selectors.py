@@ -18,9 +18,10 @@ def open_tables() -> list[dict]:
 
 def lobby_entry(table_id: int) -> tuple[int, dict | None]:
     """One table's version and its lobby entry (None once it is closed or gone), for a lobby update."""
-    table = Table.objects.filter(pk=table_id).only("version").first()
-    entries = _entries(Table.objects.filter(pk=table_id, status=TableStatus.OPEN))
-    return (table.version if table else 0), (entries[0] if entries else None)
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or not table.is_open:
+        return (table.version if table else 0), None
+    return table.version, _entries([table])[0]
 
 
 def _entries(rows) -> list[dict]:

@@ -84,6 +84,12 @@ def close_table(table_id: int, staff=None, *, idle_before=None) -> Table:
         if idle_before is not None and (table.empty_since is None or table.empty_since >= idle_before):
             raise DoorError("illegal_action", f"Table {table_id} is not idle.")
         state = loads(table)
+        if staff is not None and not getattr(staff, "is_staff", False):
+            raise DoorError("illegal_action", "Only staff close a table.")
+        # Its stand-ups and clocks move chips in several batches (a balance now, the house later): every account
+        # they can touch is locked here first, in primary-key order, as a single move locks them, so a player
+        # seated at two tables cannot deadlock this closing against a move at his other table.
+        ledger.lock_accounts(table.pk, chips_of(state).seats)
         # The actions share one state object, so only the closing itself is announced, with the final state.
         for seat in sorted(chips_of(state).seats.values()):
             if not state.seats[seat].leaving:
@@ -98,8 +104,9 @@ def close_table(table_id: int, staff=None, *, idle_before=None) -> Table:
             raise DoorError("illegal_action", f"Table {table_id} still holds chips ({left}); it cannot close yet.")
         table.status = TableStatus.CLOSED
         table.closed_at = timezone.now()
+        table.closed_by = staff
         table.clock_kind, table.clock_seats, table.clock_deadline = "", [], None
-        table.save(update_fields=["status", "closed_at", "clock_kind", "clock_seats", "clock_deadline"])
+        table.save(update_fields=["status", "closed_at", "closed_by", "clock_kind", "clock_seats", "clock_deadline"])
         closed = _change(table, state, (), True, left, bot_players(state))
         transaction.on_commit(lambda: notify.table_changes(closed))
     return table

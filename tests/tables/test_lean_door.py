@@ -128,7 +128,7 @@ def test_table_actions_commit_asynchronously_and_staff_credits_durably(players, 
 # One deal played through, statement by statement (the door's transaction and its after-commit work, without
 # BEGIN and COMMIT): PostgreSQL, then SQLite where the ledger batch needs a statement more. The first sit-down at a
 # table and its first deal open ledger accounts (a savepoint and an insert more); a seat change re-reads the
-# lobby's list once for every lobby socket.
+# lobby's entry of the table once for every lobby socket.
 PER_KIND = [  # (who, action, PostgreSQL, SQLite)
     (0, {"kind": "sit", "amount": 400, "seat": 0}, 18, 19),
     (1, {"kind": "sit", "amount": 400, "seat": 1}, 18, 19),
