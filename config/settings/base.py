@@ -231,6 +231,8 @@ SVARA_CLOCK_SCALE = float(os.environ.get("SVARA_CLOCK_SCALE", "1.0"))
 # A player with no connection this long stands up (RULES §9); an empty table closes after SVARA_IDLE_TABLE_SECONDS.
 SVARA_OFFLINE_SECONDS = float(os.environ.get("SVARA_OFFLINE_SECONDS", OFFLINE_SECONDS))
 SVARA_IDLE_TABLE_SECONDS = float(os.environ.get("SVARA_IDLE_TABLE_SECONDS", "600"))
+# How many open tables a player (not staff, not a bot) may have of his own creating at once.
+SVARA_OPEN_TABLES_PER_PLAYER = int(os.environ.get("SVARA_OPEN_TABLES_PER_PLAYER", "3"))
 # Who shuffles for the door: None is the engine's own (`secrets`); the test settings install fixed decks
 # (tables/services/test_decks.py). Never reachable from a client message.
 SVARA_DECK_PROVIDER = None

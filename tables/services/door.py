@@ -15,6 +15,7 @@ from datetime import timedelta
 from functools import cache
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
@@ -63,6 +64,7 @@ def create_table(user, family, ante, seats, bots_allowed=False) -> Table:
         raise DoorError("bad_field", "Whether bots may sit must be true or false.")
     state = play.TableState.new(family, ante, seats)
     with transaction.atomic():
+        _check_tables_of(user)
         table = Table.objects.create(
             family=family, ante=ante, seats=seats, bots_allowed=bots_allowed, created_by=user,
             state=state.dumps(), version=state.version, empty_since=timezone.now(),
@@ -110,6 +112,21 @@ def close_table(table_id: int, staff=None, *, idle_before=None) -> Table:
         closed = _change(table, state, (), True, left, bot_players(state))
         transaction.on_commit(lambda: notify.table_changes(closed))
     return table
+
+
+def _check_tables_of(user) -> None:
+    """A player keeps at most SVARA_OPEN_TABLES_PER_PLAYER open tables of his own creating (staff and the house's
+    bots are not counted): the user's row is locked, so two creations at once cannot both pass the count."""
+    if user.is_staff or user.is_bot:
+        return
+    limit = settings.SVARA_OPEN_TABLES_PER_PLAYER
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    if Table.objects.filter(created_by=user, status=TableStatus.OPEN).count() >= limit:
+        raise DoorError(
+            "limit_reached",
+            f"You already have {limit} open tables of your own; play at one, or wait until one closes (an empty "
+            f"table closes by itself after a while).",
+        )
 
 
 # --- a player's action ---
