@@ -11,6 +11,7 @@ from pathlib import Path
 
 import dj_database_url
 
+from config.client_address import networks  # pure Python, as is the next
 from tables.engine.rules import OFFLINE_SECONDS  # pure Python: safe to import before Django is set up
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -189,6 +190,23 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# --- shared cache: allauth's rate limits ---
+# With Redis, every process counts in one place: N daphne processes allow the limit once, not N times, and a
+# restart does not reset it. Without it (the one-process embedded run) local memory is that one place.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "svara",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The proxies whose X-Forwarded-For names the client (config/client_address.py): comma-separated addresses or
+# networks, e.g. "127.0.0.1,10.0.0.0/8". Empty: the header is ignored and the peer's address is the client's.
+SVARA_TRUSTED_PROXIES = networks(os.environ.get("SVARA_TRUSTED_PROXIES", ""))
 
 # --- Celery: clocks, presence, sweeper ---
 CELERY_BROKER_URL = REDIS_URL or "memory://"
