@@ -268,7 +268,7 @@ class Driver:
                 await self.send(socket, hostile)
             for hostile in frames:
                 self.check(socket, hostile, await self.answer(socket, hostile))
-            socket.tokens = 0
+            socket.tokens, socket.at = 0, time.monotonic()  # the server's bucket is empty now
             return
         if r < 0.45:
             picked = await self.honest() if rng.random() < 0.7 else None
