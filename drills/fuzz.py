@@ -51,6 +51,8 @@ ANSWER_SECONDS = 20
 FLOOD = 25
 # Frames a socket may send to the door per second (tables/consumers.py ACTIONS_PER_SECOND), kept under it.
 DOOR_RATE = 8.0
+# Ids are replayed only this soon after their ack: the server keeps a reply SVARA_REPLY_SECONDS (900) at least.
+REPLAY_WITHIN = 600.0
 
 
 def say(text: str = "") -> None:
@@ -101,6 +103,7 @@ class Driver:
         self.sent = 0
         self.answers: Counter = Counter()
         self.acked: dict[tuple[int, str], dict] = {}  # (user, id) -> the ack it got first
+        self.acked_at: dict[tuple[int, str], float] = {}
         self.replays = 0
         self.late_snapshots = 0
 
@@ -209,6 +212,7 @@ class Driver:
             self.expected_version = message["version"]
             if hostile.id is not None:
                 self.acked[(socket.user_pk, hostile.id)] = message
+                self.acked_at[(socket.user_pk, hostile.id)] = time.monotonic()
 
     # --- choosing and sending --------------------------------------------------------------------------------
 
@@ -230,18 +234,28 @@ class Driver:
         return socket.snapshot
 
     async def honest(self) -> tuple[Socket, tuple[str, dict]] | None:
-        for socket in self.rng.sample(self.seated, len(self.seated)):
-            snapshot = await self.fresh(socket)
-            if snapshot is None:
-                continue
-            if snapshot["seat"] is None:
-                if snapshot["state"].get("phase") == "waiting":
-                    return socket, ("sit", {"amount": 40 * ANTE})
-                continue
-            move = choose(snapshot, self.rng, False, ANTE)
+        """An honest move for the table as it is now: from a socket whose snapshot is current, else from the one
+        the clock waits for (waiting for its snapshot only then)."""
+        current = [s for s in self.seated if s.snapshot is not None and s.last_version >= self.expected_version]
+        for socket in self.rng.sample(current, len(current)):
+            move = self.move_of(socket.snapshot)
             if move is not None:
                 return socket, move
+        waiting = set()
+        for socket in current:
+            waiting |= set((socket.snapshot.get("clock") or {}).get("seats") or ())
+        for socket in self.seated:
+            if socket not in current and socket.snapshot is not None and socket.snapshot["seat"] in waiting:
+                snapshot = await self.fresh(socket)
+                move = self.move_of(snapshot) if snapshot is not None else None
+                if move is not None:
+                    return socket, move
         return None
+
+    def move_of(self, snapshot: dict) -> tuple[str, dict] | None:
+        if snapshot["seat"] is None:
+            return ("sit", {"amount": 40 * ANTE}) if snapshot["state"].get("phase") == "waiting" else None
+        return choose(snapshot, self.rng, False, ANTE)
 
     async def send(self, socket: Socket, hostile: Hostile) -> None:
         await socket.ws.send(hostile.frame)
@@ -250,8 +264,13 @@ class Driver:
     async def one(self) -> None:
         rng = self.rng
         r = rng.random()
-        if r < 0.02 and self.acked:  # a replayed id, of an applied message, with any payload
-            (user_pk, message_id), first = rng.choice(list(self.acked.items()))
+        recent = time.monotonic() - REPLAY_WITHIN
+        if r < 0.02 and self.acked and self.acked_at[next(reversed(self.acked))] > recent:
+            # A replayed id of an applied message, with any payload, within the reply window (SVARA_REPLY_SECONDS:
+            # older replies are pruned, and their ids are new again).
+            young = [key for key in self.acked if self.acked_at[key] > recent]
+            user_pk, message_id = rng.choice(young)
+            first = self.acked[(user_pk, message_id)]
             socket = rng.choice([s for s in self.sockets if s.user_pk == user_pk])
             if socket.take():
                 body = {"type": rng.choice(["check", "fold", "stand", "new_deal", "bet"]), "id": message_id}
