@@ -8,10 +8,10 @@ e-mail for allauth, and chips credited by a staff user through `wallet.services.
 Logging in goes over real HTTP: GET /accounts/login/ for the CSRF cookie, POST the form, keep `sessionid`. The
 production settings mark both cookies Secure; this plain-http client reads Set-Cookie itself and sends the
 values back in a Cookie header, which is what a browser behind TLS would do. allauth allows 30 logins a minute
-from one address per server process (ACCOUNT_RATE_LIMITS "login", local-memory cache), and every bench player
-comes from 127.0.0.1: so at most `http_logins` players log in over HTTP (spread over the daphne processes); the
-others get the session `django.contrib.auth.login` would have written, created through the session store, and
-the report says how many of each.
+from one address (ACCOUNT_RATE_LIMITS "login", counted in Redis for every process at once), and every bench player
+comes from 127.0.0.1: so at most `http_logins` players log in over HTTP; the others get the session
+`django.contrib.auth.login` would have written, created through the session store, and the report says how many
+of each.
 """
 
 from __future__ import annotations

@@ -12,13 +12,19 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
+from config.client_address import TrustedProxies  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        # Without the origin check any site could open a socket with the player's cookies.
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-    }
+# The client's address comes from X-Forwarded-For only when a trusted proxy sent it (SVARA_TRUSTED_PROXIES).
+application = TrustedProxies(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            # Without the origin check any site could open a socket with the player's cookies.
+            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        }
+    ),
+    settings.SVARA_TRUSTED_PROXIES,
 )

@@ -1,18 +1,18 @@
-"""The lobby's group: every lobby socket hears the whole list of open tables after a seat change.
+"""The lobby's group: after a table is created, closed or its seats change, every lobby socket hears that one
+table's entry (not the whole list: one query a change, and a message the size of one table).
 
-The list is read once, here, and carried by the group message, so a change costs one query, not one per socket."""
+The entry carries the table's version, so a socket keeps the newest when two messages of one table cross on the
+way; `table: null` means the table closed (it never comes back)."""
 
 from __future__ import annotations
-
-import time
 
 LOBBY_GROUP = "lobby"
 
 
-def tables_changed() -> None:
-    """Send the list as read now; `read_at` lets a socket keep the newest when two lists cross on the way."""
-    from tables.selectors import open_tables
+def table_changed(table_id: int) -> None:
+    """Send the table's entry as read now (after the change committed)."""
+    from tables.selectors import lobby_entry
     from tables.services.notify import group_send
 
-    read_at = time.time()
-    group_send(LOBBY_GROUP, {"type": "lobby.changed", "tables": open_tables(), "read_at": read_at})
+    version, entry = lobby_entry(table_id)
+    group_send(LOBBY_GROUP, {"type": "lobby.table", "id": table_id, "version": version, "table": entry})

@@ -1,4 +1,7 @@
-"""Staff: tables (close one: everybody stood up and cashed out through the door) and deals (hand histories)."""
+"""Staff: tables (close one: everybody stood up and cashed out through the door) and deals (hand histories).
+
+Tables and deals are financial records: staff can never delete them (the database refuses too: migration 0006),
+a closed table is read-only, and nothing shows a card a player has not shown while its deal runs."""
 
 import json
 
@@ -8,16 +11,28 @@ from django.utils.html import format_html
 from . import services
 from .models import Deal, Table, TableSeat
 from .selectors import load_state
+from .state_io import public_events
 
 
 class TableSeatInline(admin.TabularInline):
     model = TableSeat
     extra = 0
     can_delete = False
-    readonly_fields = ["seat", "user", "stack", "seated_at"]
+    fields = ["seat", "user", "stack_now", "seated_at"]
+    readonly_fields = fields
 
     def has_add_permission(self, request, obj=None):
         return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="Stack now")
+    def stack_now(self, seat):
+        """The engine's stack (the row's `stack` is the buy-in, as it was at sit-down)."""
+        state = load_state(seat.table)
+        player = state.seats[seat.seat].player if seat.seat < len(state.seats) else None
+        return state.seats[seat.seat].stack if player == str(seat.user_id) else "-"
 
 
 @admin.register(Table)
@@ -40,7 +55,7 @@ class TableAdmin(admin.ModelAdmin):
     exclude = ["state"]
     readonly_fields = [
         "status", "version", "play", "clock_kind", "clock_seats", "clock_deadline", "empty_since",
-        "fault", "created_by", "created_at", "closed_at", "test_decks",
+        "fault", "created_by", "created_at", "closed_at", "closed_by", "test_decks",
     ]  # fmt: skip
     inlines = [TableSeatInline]
     actions = ["close_tables"]
@@ -60,6 +75,14 @@ class TableAdmin(admin.ModelAdmin):
         # A table starts its play through the door (the lobby's form); a row added here would have none. Staff
         # create one in the lobby and mark it kept open here.
         return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # a financial record, like the transfers
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
 
     @admin.display(description="Play (as a spectator sees it)")
     def play(self, table):
@@ -83,10 +106,25 @@ class TableAdmin(admin.ModelAdmin):
 class DealAdmin(admin.ModelAdmin):
     list_display = ["id", "table", "number", "started_at", "ended_at", "pot", "rake"]
     list_filter = ["table__family"]
-    readonly_fields = ["table", "number", "started_at", "ended_at", "events", "pot", "rake", "winners"]
+    readonly_fields = ["table", "number", "started_at", "ended_at", "history", "pot", "rake", "winners"]
 
     def has_add_permission(self, request):
         return False
 
     def has_change_permission(self, request, obj=None):
         return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+    @admin.display(description="Events")
+    def history(self, deal):
+        """While the deal runs, only what every player at the table sees: a card a player opened is his alone
+        until the deal is over (D1), and a staff member may sit at the table too."""
+        events = deal.events if deal.ended_at is not None else public_events(deal.events)
+        return format_html("<pre>{}</pre>", json.dumps(events, indent=1, ensure_ascii=False))

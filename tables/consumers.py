@@ -11,15 +11,14 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 
 import orjson
-from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
 from . import clock_watch, selectors, services
 from .protocol import BadMessage, parse_frame
 from .ratelimit import TokenBucket
 from .services import notify
 from .services.notify import table_group
+from .socket_guard import GuardedConsumer
 from .state_io import events_for
 
 log = logging.getLogger(__name__)
@@ -38,57 +37,64 @@ def through_the_door(service):
     return DatabaseSyncToAsync(service, thread_sensitive=False, executor=_door_threads)
 
 
+TABLE_ID_MAX = 2**63 - 1  # PostgreSQL's bigint
+
+
+def table_id_of(text: str) -> int | None:
+    """The table id a socket path names, or None when it can name no table (abc, -1, 0, 99…9, a NUL)."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 19:
+        return None
+    number = int(text)
+    return number if 1 <= number <= TABLE_ID_MAX else None
+
+
 def error(code: str, message: str, message_id=None) -> dict:
     return {"type": "error", "code": code, "message": message, "id": message_id}
 
 
-class SocketConsumer(AsyncWebsocketConsumer):
-    """The platform's sockets: Channels' consumer without its stale-connection check before every message."""
-
-    async def dispatch(self, message):
-        # Channels runs close_old_connections before every message, a hop onto asgiref's one sync thread: about
-        # 9 % of a busy daphne's CPU, and a queue every frame and group message waits in. Every database call of
-        # these consumers already runs it around itself (DatabaseSyncToAsync, the door's threads included).
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
-
-
-class TableConsumer(SocketConsumer):
+class TableConsumer(GuardedConsumer):
     async def connect(self):
         try:
             await self._connect()
         except Exception:  # an escaping exception would skip `disconnect`: presence and heartbeat would leak
             log.exception("table %s: a socket failed to open", self.scope["url_route"]["kwargs"].get("table_id"))
             await self.leave()
+            # The client learns why before the close (a daphne that cannot reach Redis, say), not just 1011.
+            await self.send_json(error("server_error", "The server cannot serve this table now; try again soon."))
             await self.close(code=1011)
 
     async def _connect(self):
-        self.present, self.heartbeat = False, None
-        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.present, self.heartbeat, self.group = False, None, None
+        self.table_id = table_id_of(self.scope["url_route"]["kwargs"]["table_id"])
         user = self.scope.get("user")
         self.user = user if user is not None and user.is_authenticated else None
         self.user_id = self.user.pk if self.user is not None else None
-        self.group = table_group(self.table_id)
         self.committed = None
         self.last_version = -1
         self.actions = TokenBucket(ACTIONS_PER_SECOND, ACTIONS_PER_SECOND)
         self.chats = TokenBucket(CHAT_PER_SECOND, CHAT_BURST)
         await self.accept()
+        if self.table_id is None:
+            await self.no_such_table()
+            return
         clock_watch.watch_here()
         # Join the group before reading the row, so no change can fall between the two.
+        self.group = table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         committed = await database_sync_to_async(selectors.committed)(self.table_id)
         if committed is None:
-            await self.send_json(error("no_such_table", f"There is no table {self.table_id}."))
-            await self.close(code=4404)
+            await self.no_such_table()
             return
         if self.user is not None and committed.table["status"] == "open":
             await database_sync_to_async(services.connected)(self.table_id, self.user)
             self.present = True
             self.heartbeat = asyncio.ensure_future(self.beat())
         await self.show(committed, force=True)
+
+    async def no_such_table(self):
+        shown = self.scope["url_route"]["kwargs"]["table_id"][:20]
+        await self.send_json(error("no_such_table", f"There is no table {shown!r}."))
+        await self.close(code=4404)
 
     async def beat(self):
         """Tell the database this connection is alive, so a count left by a dead process can be told apart."""
@@ -104,7 +110,13 @@ class TableConsumer(SocketConsumer):
             await self.leave()
         finally:
             if getattr(self, "group", None):
-                await self.channel_layer.group_discard(self.group, self.channel_name)
+                try:
+                    await self.channel_layer.group_discard(self.group, self.channel_name)
+                except Exception:  # Redis gone: the membership expires (group_expiry); the socket is closed anyway
+                    log.warning("table %s: could not leave the group", self.table_id, exc_info=True)
+
+    async def on_fault(self):
+        await self.leave()
 
     async def leave(self):
         """This connection no longer counts as the player's presence (once)."""

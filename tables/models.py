@@ -47,6 +47,10 @@ class Table(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # The staff member who closed the table (None: it closed by itself, idle); kept like a transfer's actor.
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="tables_closed"
+    )
 
     # The engine's stored state, TableState.dumps() (JSON text, written and read as is around every action);
     # `version` mirrors state.version (+1 on every applied action).

@@ -23,7 +23,8 @@ SEAT_KINDS = frozenset(("sit", "stand", "add_chips"))
 PLAY_KINDS = MOVE_KINDS | {"sit_out", "back", "new_deal"}
 PLAYER_KINDS = SEAT_KINDS | PLAY_KINDS
 AMOUNT_REQUIRED = frozenset(("sit", "add_chips", "bet", "raise"))
-AMOUNT_ALLOWED = AMOUNT_REQUIRED | {"dark", "blind", "call"}
+# Every kind whose `legal` entry carries min/max may say its amount (the door holds it to that range).
+AMOUNT_ALLOWED = AMOUNT_REQUIRED | {"dark", "blind", "call", "buy_in"}
 # Messages the socket answers itself, beside the door's.
 SOCKET_TYPES = frozenset(("chat", "snapshot", "ping"))
 CLIENT_TYPES = PLAYER_KINDS | SOCKET_TYPES

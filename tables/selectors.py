@@ -13,7 +13,19 @@ from .state_io import seat_of
 
 def open_tables() -> list[dict]:
     """The lobby's list: every open table with its family, ante, seats taken, who sits, and whether bots may sit."""
-    tables = list(Table.objects.filter(status=TableStatus.OPEN).order_by("id"))
+    return _entries(Table.objects.filter(status=TableStatus.OPEN).order_by("id"))
+
+
+def lobby_entry(table_id: int) -> tuple[int, dict | None]:
+    """One table's version and its lobby entry (None once it is closed or gone), for a lobby update."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or not table.is_open:
+        return (table.version if table else 0), None
+    return table.version, _entries([table])[0]
+
+
+def _entries(rows) -> list[dict]:
+    tables = list(rows)
     seats = TableSeat.objects.filter(table__in=tables).select_related("user").order_by("table_id", "seat")
     players: dict[int, list[dict]] = {t.pk: [] for t in tables}
     for row in seats:
@@ -23,6 +35,7 @@ def open_tables() -> list[dict]:
     return [
         {
             "id": t.pk,
+            "version": t.version,
             "family": t.family,
             "ante": t.ante,
             "seats": t.seats,

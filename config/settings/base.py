@@ -11,6 +11,7 @@ from pathlib import Path
 
 import dj_database_url
 
+from config.client_address import networks  # pure Python, as is the next
 from tables.engine.rules import OFFLINE_SECONDS  # pure Python: safe to import before Django is set up
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -220,6 +221,23 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# --- shared cache: allauth's rate limits ---
+# With Redis, every process counts in one place: N daphne processes allow the limit once, not N times, and a
+# restart does not reset it. Without it (the one-process embedded run) local memory is that one place.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "svara",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The proxies whose X-Forwarded-For names the client (config/client_address.py): comma-separated addresses or
+# networks, e.g. "127.0.0.1,10.0.0.0/8". Empty: the header is ignored and the peer's address is the client's.
+SVARA_TRUSTED_PROXIES = networks(os.environ.get("SVARA_TRUSTED_PROXIES", ""))
+
 # --- Celery: clocks, presence, sweeper ---
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_IGNORE_RESULT = True
@@ -261,6 +279,8 @@ SVARA_CLOCK_SCALE = float(os.environ.get("SVARA_CLOCK_SCALE", "1.0"))
 # A player with no connection this long stands up (RULES §9); an empty table closes after SVARA_IDLE_TABLE_SECONDS.
 SVARA_OFFLINE_SECONDS = float(os.environ.get("SVARA_OFFLINE_SECONDS", OFFLINE_SECONDS))
 SVARA_IDLE_TABLE_SECONDS = float(os.environ.get("SVARA_IDLE_TABLE_SECONDS", "600"))
+# How many open tables a player (not staff, not a bot) may have of his own creating at once.
+SVARA_OPEN_TABLES_PER_PLAYER = int(os.environ.get("SVARA_OPEN_TABLES_PER_PLAYER", "3"))
 # Who shuffles for the door: None is the engine's own (`secrets`); the test settings install fixed decks
 # (tables/services/test_decks.py). Never reachable from a client message.
 SVARA_DECK_PROVIDER = None

@@ -26,3 +26,5 @@ WHITENOISE_USE_FINDERS = True
 # In-process socket tests run on short-lived event loops: no clock watcher there (tests that need one start it,
 # and the live servers of tests/live run theirs).
 SVARA_CLOCK_WATCH_SECONDS = 0
+# The cache of one test run is its own (the Redis database may be shared by runs).
+CACHES["default"]["KEY_PREFIX"] = f"svara-test-{os.getpid()}"  # noqa: F405

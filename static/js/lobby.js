@@ -109,6 +109,11 @@ function connect() {
     if (msg.type === "lobby" && Array.isArray(msg.tables)) {
       tables = msg.tables;
       render();
+    } else if (msg.type === "lobby_table") {
+      // One table changed: its entry replaces the old one (the server sends only the newest); null: it closed.
+      const rest = tables.filter((t) => t.id !== msg.id);
+      tables = msg.table ? [...rest, msg.table].sort((a, b) => a.id - b.id) : rest;
+      render();
     }
   });
   socket.addEventListener("close", () => {

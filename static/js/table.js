@@ -105,14 +105,14 @@ function receive(msg) {
       if (first) seedLog(msg.state && msg.state.last_result);
       break;
     }
+    // A version gap needs no request: every event is followed by its snapshot, and every snapshot is whole
+    // (docs/protocol.md, "Versions").
     case "event":
-      if (msg.version > version + 1) requestSnapshot();  // a gap: some message was dropped
       for (const event of msg.events || []) logEvent(event);
       break;
     case "ack":
       afterAck(pending.get(msg.id));
       pending.delete(msg.id);
-      if (msg.version > version + 1) requestSnapshot();
       break;
     case "error":
       pending.delete(msg.id);
@@ -129,6 +129,8 @@ function receive(msg) {
 function requestSnapshot() {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "snapshot" }));
 }
+// After a long silence (a tab in the background may have been throttled), one fresh snapshot.
+document.addEventListener("visibilitychange", () => { if (!document.hidden) requestSnapshot(); });
 
 function afterAck(label) {
   if (["sit", "stand", "add_chips"].includes(label)) refreshBalance();

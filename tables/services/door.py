@@ -15,6 +15,7 @@ from datetime import timedelta
 from functools import cache
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
@@ -64,13 +65,14 @@ def create_table(user, family, ante, seats, bots_allowed=False, *, kept_open=Fal
         raise DoorError("bad_field", "Whether bots may sit must be true or false.")
     state = play.TableState.new(family, ante, seats)
     with transaction.atomic():
+        _check_tables_of(user)
         table = Table.objects.create(
             family=family, ante=ante, seats=seats, bots_allowed=bots_allowed, kept_open=kept_open, created_by=user,
             state=state.dumps(), version=state.version, empty_since=timezone.now(),
         )  # fmt: skip
-        from lobby.notify import tables_changed
+        from lobby.notify import table_changed as lobby_table_changed
 
-        transaction.on_commit(tables_changed)
+        transaction.on_commit(lambda: lobby_table_changed(table.pk))
     return table
 
 
@@ -87,6 +89,12 @@ def close_table(table_id: int, staff=None, *, idle_before=None) -> Table:
         ):
             raise DoorError("illegal_action", f"Table {table_id} is not idle.")
         state = loads(table)
+        if staff is not None and not getattr(staff, "is_staff", False):
+            raise DoorError("illegal_action", "Only staff close a table.")
+        # Its stand-ups and clocks move chips in several batches (a balance now, the house later): every account
+        # they can touch is locked here first, in primary-key order, as a single move locks them, so a player
+        # seated at two tables cannot deadlock this closing against a move at his other table.
+        ledger.lock_accounts(table.pk, chips_of(state).seats)
         # The actions share one state object, so only the closing itself is announced, with the final state.
         for seat in sorted(chips_of(state).seats.values()):
             if not state.seats[seat].leaving:
@@ -101,11 +109,27 @@ def close_table(table_id: int, staff=None, *, idle_before=None) -> Table:
             raise DoorError("illegal_action", f"Table {table_id} still holds chips ({left}); it cannot close yet.")
         table.status = TableStatus.CLOSED
         table.closed_at = timezone.now()
+        table.closed_by = staff
         table.clock_kind, table.clock_seats, table.clock_deadline = "", [], None
-        table.save(update_fields=["status", "closed_at", "clock_kind", "clock_seats", "clock_deadline"])
+        table.save(update_fields=["status", "closed_at", "closed_by", "clock_kind", "clock_seats", "clock_deadline"])
         closed = _change(table, state, (), True, left, bot_players(state))
         transaction.on_commit(lambda: notify.table_changes(closed))
     return table
+
+
+def _check_tables_of(user) -> None:
+    """A player keeps at most SVARA_OPEN_TABLES_PER_PLAYER open tables of his own creating (staff and the house's
+    bots are not counted): the user's row is locked, so two creations at once cannot both pass the count."""
+    if user.is_staff or user.is_bot:
+        return
+    limit = settings.SVARA_OPEN_TABLES_PER_PLAYER
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    if Table.objects.filter(created_by=user, status=TableStatus.OPEN).count() >= limit:
+        raise DoorError(
+            "limit_reached",
+            f"You already have {limit} open tables of your own; play at one, or wait until one closes (an empty "
+            f"table closes by itself after a while).",
+        )
 
 
 # --- a player's action ---
@@ -154,6 +178,7 @@ def _act(table_id: int, user, command: Command, client_id) -> Ack:
             if command.kind == "add_chips":
                 _check_add_chips(table, state, seat, command.amount)
             _check_turn(state, seat, command.kind)
+            _check_amount(state, seat, command)
             engine_action = play.Action(command.kind, seat=seat, amount=command.amount, card=command.card)
         change = play_action(table, state, engine_action, reply_to=None if client_id is None else (user, client_id))
         reply = ack_reply(client_id, table.version)
@@ -383,6 +408,18 @@ def _check_add_chips(table, state, seat, amount) -> None:
             f"A stack may hold at most {high} chips ({MAX_STACK_ANTES} antes); with {stack} you may add up to "
             f"{max(high - stack, 0)}.",
         )
+
+
+def _check_amount(state, seat, command: Command) -> None:
+    """An amount outside what `legal` offers for the move is out_of_range (docs/protocol.md); a move not offered at
+    all is the engine's to refuse (illegal_action, with its reason)."""
+    if command.amount is None or command.kind not in MOVE_KINDS:
+        return
+    offered = next((legal for legal in state.legal_moves(seat) if legal.kind == command.kind), None)
+    if offered is None or offered.min is None or offered.min <= command.amount <= offered.max:
+        return
+    span = f"exactly {offered.min}" if offered.min == offered.max else f"{offered.min} to {offered.max}"
+    raise DoorError("out_of_range", f"The amount of a {command.kind} is {span} now, not {command.amount}.")
 
 
 def _check_turn(state, seat, kind) -> None:

@@ -8,6 +8,7 @@ stack), paying in (stack → pot), the rake (pot → house), winnings (pot → s
 
 from __future__ import annotations
 
+from wallet.batch import lock as lock_ledger
 from wallet.models import TransferKind
 from wallet.services import AccountRef, Movement
 
@@ -81,3 +82,12 @@ def _player_at(chips: Chips, seat) -> str:
         if index == seat:
             return player
     raise RuntimeError(f"nobody sits at seat {seat}")
+
+
+def lock_accounts(table_id: int, players) -> None:
+    """Lock (in one statement, primary-key order) every account the table's chips can move between: its pot, the
+    house, the bots' pool, and each seated player's stack and balance. For a change made of several batches."""
+    refs = [AccountRef.pot(table_id), AccountRef.house(), AccountRef.bots_pool()]
+    for player in players:
+        refs += [_stack(player, table_id), AccountRef.balance(int(player))]
+    lock_ledger(refs)

@@ -56,10 +56,10 @@ def table_changes(change: Change) -> None:
     (the bots). Nobody schedules the clock: every daphne watches for overdue ones (tables/clock_watch.py)."""
     group_send(table_group(change.table_id), change.message())
     if change.seats_changed:
-        from lobby.notify import tables_changed
+        from lobby.notify import table_changed as lobby_table_changed
 
         try:
-            tables_changed()
+            lobby_table_changed(change.table_id)
         except Exception:  # the change is committed: the lobby catches up at the next one
             log.exception("the lobby could not be told of table %s v%s", change.table_id, change.version)
     try:

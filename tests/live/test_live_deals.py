@@ -238,7 +238,7 @@ def test_the_lobby_socket_follows_tables_live(live):
         table.pk, "bulgarian", 5, 0, True,
     )
     seat_everyone(live, table, [ann], stacks=[100])
-    row = lobby.until(lambda m: m["type"] == "lobby" and m["tables"][0]["seats_taken"] == 1)["tables"][0]
+    row = lobby.until(lambda m: m["type"] == "lobby_table" and m["table"]["seats_taken"] == 1)["table"]
     assert row["players"] == [{"seat": 0, "name": "Ann", "is_bot": False}]
 
 

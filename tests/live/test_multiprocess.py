@@ -49,7 +49,7 @@ def test_players_on_two_server_processes_play_one_deal_and_see_the_same_table(cl
     clients = seat_everyone(cluster, table, [ann, boris, vera], ports=[port_a, port_b])
     assert [c.port for c in clients] == [port_a, port_b, port_a]
     # A sit-down served by process A reaches the lobby socket on process B (through Redis).
-    lobby.until(lambda m: m["type"] == "lobby" and m["tables"] and m["tables"][0]["seats_taken"] == 3)
+    lobby.until(lambda m: m["type"] == "lobby_table" and m["table"] and m["table"]["seats_taken"] == 3)
     watcher = cluster.client(table.pk, port=port_b)
     watcher.until(lambda m: m["type"] == "snapshot")
     everyone = [*clients, watcher]

@@ -156,10 +156,12 @@ def test_a_socket_that_fails_to_open_releases_the_player_s_presence(classic_tabl
 
     async def scenario():
         socket, _ = await open_socket(f"/ws/tables/{classic_table.pk}/", cookie)
+        told = await receive(socket)
         output = await socket.receive_output(timeout=3)
-        return output
+        return told, output
 
-    output = async_to_sync(scenario)()
+    told, output = async_to_sync(scenario)()
+    assert told["type"] == "error" and told["code"] == "server_error"
     assert output == {"type": "websocket.close", "code": 1011}
     assert Presence.objects.get(table=classic_table, user=players[0]).connections == 0
 

@@ -132,7 +132,7 @@ def test_table_actions_commit_asynchronously_and_staff_credits_durably(players, 
 # BEGIN and COMMIT): PostgreSQL, then SQLite where the ledger batch needs a statement more and the action's writes
 # (events, state, reply) one each. The first sit-down at a
 # table and its first deal open ledger accounts (a savepoint and an insert more); a seat change re-reads the
-# lobby's list once for every lobby socket.
+# lobby's entry of the table once for every lobby socket.
 PER_KIND = [  # (who, action, PostgreSQL, SQLite)
     (0, {"kind": "sit", "amount": 400, "seat": 0}, 17, 19),
     (1, {"kind": "sit", "amount": 400, "seat": 1}, 17, 19),

@@ -250,13 +250,14 @@ def test_the_lobby_lists_open_tables_and_follows_changes(classic_table, players)
         assert connected
         first = await receive(socket)
         await database_sync_to_async(services.sit)(classic_table.pk, boris, 400)
-        update, _ = await receive_until(socket, lambda m: m["type"] == "lobby")
+        update, _ = await receive_until(socket, lambda m: m["type"] == "lobby_table")
         await socket.disconnect()
         return first, update
 
     first, update = async_to_sync(scenario)()
     assert [t["id"] for t in first["tables"]] == [classic_table.pk]
     assert first["tables"][0]["seats_taken"] == 0
-    row = update["tables"][0]
+    assert update["id"] == classic_table.pk and update["version"] > first["tables"][0]["version"]
+    row = update["table"]
     assert row["seats_taken"] == 1 and row["players"][0]["name"] == "Boris"
     assert row["family"] == "classic" and row["ante"] == 10 and row["bots_allowed"] is False

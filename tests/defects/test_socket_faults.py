@@ -1,0 +1,126 @@
+"""Issue 11, defects 1 and 4: a socket whose Redis is unreachable or drops tells its client and releases the
+player's presence (the consumer used to die silently: 1011 with no error frame, and the presence leaked)."""
+
+import shutil
+import subprocess
+import time
+
+import pytest
+import redis
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+
+from bench.live_stack import free_port
+from tables import services
+from tables.models import Presence
+from tests.tables.sockets import open_socket, receive, session_cookie
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def layer_at(port: int) -> dict:
+    return {"default": {"BACKEND": "config.channel_layer.RedisChannelLayer",
+                        "CONFIG": {"hosts": [{"address": f"redis://127.0.0.1:{port}/0", "socket_timeout": 30}]}}}
+
+
+@pytest.fixture
+def own_redis():
+    """A Redis server of this test's own, on a spare port, that the test may kill."""
+    server = shutil.which("redis-server")
+    if server is None:
+        pytest.skip("needs redis-server")
+    port = free_port()
+    process = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+                               stdout=subprocess.DEVNULL)
+    client = redis.Redis(port=port, socket_timeout=1)
+    for _ in range(100):
+        try:
+            client.ping()
+            break
+        except redis.RedisError:
+            time.sleep(0.05)
+    yield port, process
+    process.kill()
+    process.wait()
+
+
+async def until_closed(socket, timeout=15):
+    """Every frame the server sends until its close; returns (texts, close code)."""
+    texts = []
+    while True:
+        output = await socket.receive_output(timeout=timeout)
+        if output["type"] == "websocket.close":
+            return texts, output.get("code")
+        texts.append(output.get("text"))
+
+
+def test_a_daphne_that_cannot_reach_redis_sends_an_error_frame_before_closing_1011(classic_table, players, settings):
+    settings.CHANNEL_LAYERS = layer_at(free_port())  # nothing listens there
+    services.sit(classic_table.pk, players[0], 400, seat=0)
+    cookie = session_cookie(players[0])
+
+    async def scenario():
+        socket, connected = await open_socket(f"/ws/tables/{classic_table.pk}/", cookie)
+        assert connected
+        return await until_closed(socket)
+
+    texts, code = async_to_sync(scenario)()
+    assert code == 1011
+    assert len(texts) == 1 and '"code":"server_error"' in texts[0]
+    assert Presence.objects.filter(table=classic_table, user=players[0], connections__gt=0).count() == 0
+
+
+def test_a_redis_drop_under_an_open_table_socket_releases_the_presence_D_offline_S9(
+    classic_table, players, settings, own_redis
+):
+    port, server = own_redis
+    settings.CHANNEL_LAYERS = layer_at(port)
+    services.sit(classic_table.pk, players[0], 400, seat=0)
+    cookie = session_cookie(players[0])
+
+    async def scenario():
+        socket, connected = await open_socket(f"/ws/tables/{classic_table.pk}/", cookie)
+        assert connected
+        first = await receive(socket)
+        counted = await database_sync_to_async(
+            lambda: Presence.objects.get(table=classic_table, user=players[0]).connections
+        )()
+        server.kill()  # Redis goes away under the consumer's channel-layer receive
+        texts, code = await until_closed(socket)
+        return first, counted, texts, code
+
+    first, counted, texts, code = async_to_sync(scenario)()
+    assert first["type"] == "snapshot" and counted == 1
+    assert code == 1011 and any('"code":"server_error"' in t for t in texts)
+    assert Presence.objects.get(table=classic_table, user=players[0]).connections == 0
+
+
+def test_a_redis_drop_under_a_lobby_socket_ends_it_with_an_error_frame(db, settings, own_redis):
+    port, server = own_redis
+    settings.CHANNEL_LAYERS = layer_at(port)
+
+    async def scenario():
+        socket, connected = await open_socket("/ws/lobby/")
+        assert connected
+        await receive(socket)
+        server.kill()
+        return await until_closed(socket)
+
+    texts, code = async_to_sync(scenario)()
+    assert code == 1011 and any('"code":"server_error"' in t for t in texts)
+
+
+@pytest.mark.parametrize("frame", ["[" * 1000 + "]" * 1000, '{"type": ' + "[" * 5000, "x" * 100_000])
+def test_a_hostile_lobby_frame_gets_bad_json_and_the_socket_lives_on(db, frame):
+    async def scenario():
+        socket, _ = await open_socket("/ws/lobby/")
+        await receive(socket)
+        await socket.send_to(text_data=frame)
+        refused = await receive(socket)
+        await socket.send_json_to({"type": "ping", "id": "p"})
+        pong = await receive(socket)
+        await socket.disconnect()
+        return refused, pong
+
+    refused, pong = async_to_sync(scenario)()
+    assert refused["code"] == "bad_json" and pong == {"type": "pong", "id": "p"}
