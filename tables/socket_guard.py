@@ -46,8 +46,9 @@ class GuardedConsumer(AsyncWebsocketConsumer):
             except Exception:
                 log.exception("the consumer of %s could not release its connection", scope.get("path"))
             try:
-                if self.accepted:
-                    await send({"type": "websocket.send", "text": orjson.dumps(FAULT).decode()})
+                if not self.accepted:  # it died in the handshake (no channel: Redis out of reach): say why all the same
+                    await send({"type": "websocket.accept"})
+                await send({"type": "websocket.send", "text": orjson.dumps(FAULT).decode()})
                 await send({"type": "websocket.close", "code": 1011})
             except Exception:  # the client is gone too: nothing left to tell
                 pass

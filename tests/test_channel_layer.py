@@ -6,8 +6,9 @@ import os
 
 import pytest
 import redis.asyncio as aioredis
-from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
+
+from config.channel_layer import RedisPubSubChannelLayer
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
@@ -20,7 +21,7 @@ def redis_url():
 
 
 def test_the_platform_runs_the_pub_sub_layer_on_redis(redis_url):
-    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "config.channel_layer.RedisPubSubChannelLayer"
 
 
 async def subscribers(url: str, channel: str) -> int:

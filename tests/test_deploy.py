@@ -66,7 +66,7 @@ def test_database_url_and_redis_url_switch_to_postgresql_and_redis():
     )
     assert backends_under(env) == [
         "django.db.backends.postgresql",
-        "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "config.channel_layer.RedisPubSubChannelLayer",
         "redis://127.0.0.1:6379/0",
     ]
 

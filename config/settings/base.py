@@ -214,7 +214,7 @@ if REDIS_URL:
     # its sockets watch that table; each process hands it to its own consumers (docs/architecture.md).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "config.channel_layer.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }

@@ -19,8 +19,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def layer_at(port: int) -> dict:
-    return {"default": {"BACKEND": "config.channel_layer.RedisChannelLayer",
-                        "CONFIG": {"hosts": [{"address": f"redis://127.0.0.1:{port}/0", "socket_timeout": 30}]}}}
+    return {"default": {"BACKEND": "config.channel_layer.RedisPubSubChannelLayer",
+                        "CONFIG": {"hosts": [f"redis://127.0.0.1:{port}/0"]}}}
 
 
 @pytest.fixture
