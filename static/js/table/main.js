@@ -1,0 +1,79 @@
+// The table page (docs/protocol.md): every render comes from the last snapshot the server sent.
+// The server is the truth: this page shows what the snapshot says and offers only the snapshot's legal actions.
+// One module a concern, as Lichess splits its round UI: dom, state, socket, view, clock, prompts, chips, chat, log.
+import { app, fmt, LOGGED_IN, toast } from "./dom.js";
+import { accept, mySeat, table } from "./state.js";
+import { connect, pending, requestSnapshot } from "./socket.js";
+import { render } from "./view.js";
+import { tick } from "./clock.js";
+import { setupActions } from "./prompts.js";
+import { openChipsDialog, setupChipsDialog } from "./chips.js";
+import { addChat, setupChat } from "./chat.js";
+import { logEvent, seedLog } from "./log.js";
+
+function receive(msg) {
+  switch (msg.type) {
+    case "snapshot": {
+      const first = table.snap === null;
+      if (!accept(msg)) return;  // stale or repeated
+      render();
+      if (first) seedLog(msg.state && msg.state.last_result);
+      break;
+    }
+    case "event":
+      if (msg.version > table.version + 1) requestSnapshot();  // a gap: some message was dropped
+      for (const event of msg.events || []) logEvent(event);
+      break;
+    case "ack":
+      afterAck(pending.get(msg.id));
+      pending.delete(msg.id);
+      if (msg.version > table.version + 1) requestSnapshot();
+      break;
+    case "error":
+      pending.delete(msg.id);
+      toast(msg.message || msg.code);
+      break;
+    case "chat":
+      addChat(msg);
+      break;
+    default:
+      break;
+  }
+}
+
+function afterAck(label) {
+  if (["sit", "stand", "add_chips"].includes(label)) refreshBalance();
+}
+
+async function refreshBalance() {
+  try {
+    const response = await fetch(app.dataset.balanceUrl, { headers: { Accept: "application/json" } });
+    if (!response.ok) return;
+    const body = await response.json();
+    const el = document.getElementById("user-balance");
+    if (el && body.balance != null) el.textContent = fmt(body.balance);
+  } catch { /* the figure refreshes on the next page load */ }
+}
+
+// Arriving with #sit (the lobby's "Sit" and quick seat): offer the buy-in for the first free seat once we know it.
+function offerSeatFromHash() {
+  if (location.hash !== "#sit" || !LOGGED_IN) return;
+  const wait = setInterval(() => {
+    if (!table.snap) return;
+    clearInterval(wait);
+    history.replaceState(null, "", location.pathname);
+    if (mySeat() != null) return;
+    const free = table.snap.state.seats.findIndex((s) => !s);
+    if (free >= 0) openChipsDialog("sit", free);
+  }, 100);
+}
+
+setupActions();
+setupChipsDialog();
+setupChat();
+connect(receive);
+requestAnimationFrame(tick);
+offerSeatFromHash();
+
+// For tests and the console: the last snapshot as received (what this viewer may see, nothing more).
+window.svaraSnapshot = () => table.snap;
