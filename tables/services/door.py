@@ -10,7 +10,7 @@ carried an id. Only after commit are the table's viewers, the lobby, the listene
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from functools import cache
 
@@ -151,7 +151,9 @@ def _act(table_id: int, user, command: Command, client_id) -> Ack:
             if command.kind == "add_chips":
                 _check_add_chips(table, state, seat, command.amount)
             _check_turn(state, seat, command.kind)
-            engine_action = play.Action(command.kind, seat=seat, amount=command.amount, card=command.card)
+            engine_action = play.Action(
+                command.kind, seat=seat, amount=command.amount, card=command.card, choice=command.choice
+            )
         change = play_action(table, state, engine_action)
         reply = {"type": "ack", "id": client_id, "version": table.version}
         replies.store(table, user, client_id, reply)
@@ -251,9 +253,12 @@ def _decks_for(table: Table):
     return _deck_provider(path).for_table(table) if path else None
 
 
-def play_action(table: Table, state: play.TableState, action: play.Action, announce: bool = True) -> notify.Change:
-    """Apply one engine action under the table's lock and write everything it moved; after commit, tell (unless
-    the caller announces a later change of the same transaction instead)."""
+def play_action(
+    table: Table, state: play.TableState, action: play.Action, announce: bool = True, answer_standing: bool = True
+) -> notify.Change:
+    """Apply one engine action under the table's lock and write everything it moved, then the answers of the
+    standing choices it calls for; after commit, tell (unless the caller announces a later change of the same
+    transaction instead)."""
     before = chips_of(state)
     bots = bot_players(state)  # before the action too: a bot whose seat it vacates cashes out to the pool
     deal_before = state.deal_no if state.phase != "waiting" else None
@@ -279,7 +284,26 @@ def play_action(table: Table, state: play.TableState, action: play.Action, annou
     change = _change(table, state, [event.to_json() for event in events], seats_changed, after, bots)
     if announce:
         transaction.on_commit(lambda: notify.table_changes(change))
-    return change
+    return _answer_standing(table, state, change, announce) if answer_standing else change
+
+
+STANDING_ANSWERS_MAX = 64  # more than a deal's prompts: a bound against a fault, never reached in play
+
+
+def _answer_standing(table: Table, state: play.TableState, change: notify.Change, announce: bool) -> notify.Change:
+    """A standing choice answers at once, in the same transaction as the change that raised its prompt (each
+    answer is its own version, told in order). The change returned holds every answer's events too, for the
+    player whose action it was."""
+    events = list(change.events)
+    for _ in range(STANDING_ANSWERS_MAX):
+        answer = state.standing_answer()
+        if answer is None:
+            break
+        change = play_action(table, state, answer, announce, answer_standing=False)
+        events += change.events
+    else:
+        log.error("table %s v%s: standing choices kept answering; stopped", table.pk, table.version)
+    return replace(change, events=tuple(events))
 
 
 def _change(table: Table, state, events, seats_changed: bool, chips, bots: set[str]) -> notify.Change:
