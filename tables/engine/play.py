@@ -365,7 +365,8 @@ class TableState(BettingMixin, ShowdownMixin):
             s.all_in = s.stack == 0
             self.pot += ante
         seats = tuple(order)
-        self._events += (DealStarted(self.deal_no, dealer, seats), Ante(seats, ante, self.pot))
+        names = tuple(self.seats[i].name for i in order)
+        self._events += (DealStarted(self.deal_no, dealer, seats, names), Ante(seats, ante, self.pot))
         self._deal_cards()
         self._begin_betting()
 

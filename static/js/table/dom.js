@@ -29,3 +29,14 @@ export function toast(text) {
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { t.hidden = true; }, 4000);
 }
+
+// Bots' display names end in "(bot)"; everywhere a name is shown (seat, result, log) it becomes the same small badge.
+const BOT_SUFFIX = /\s*\(bot\)\s*$/i;
+export function nameNode(name, bot = false, className = "who") {
+  const el = node("span", className);
+  el.title = name;
+  const isBot = bot || BOT_SUFFIX.test(name);
+  el.append(node("span", "who-name", name.replace(BOT_SUFFIX, "")));
+  if (isBot) el.append(" ", node("span", "bot-badge", "bot"));
+  return el;
+}

@@ -1,17 +1,20 @@
 // The felt: the phase line, the seats on the oval, the hands, the levels and the last result.
 import { cardSvg } from "../cards.js";
-import { $, app, fmt, LOGGED_IN, node, SEAT_COUNT, WILD } from "./dom.js";
-import { isClosed, legal, mySeat, st, table } from "./state.js";
+import { $, app, fmt, LOGGED_IN, nameNode, node, SEAT_COUNT, WILD } from "./dom.js";
+import { isBotSeat, isClosed, legal, mySeat, nameOf, st, table } from "./state.js";
 import { send, setConn } from "./socket.js";
 import { openChipsDialog, renderSeatTools } from "./chips.js";
 import { renderActions, renderPrompt } from "./prompts.js";
 import { renderChatState } from "./chat.js";
+import { reasonText } from "./log.js";
 
 const PHASE_NAMES = {
   waiting: "Between deals", betting: "Betting", blind_round: "Blind round", dark_round: "Dark betting",
   showdown: "Showdown", split_choice: "Split or play on?", svara_buy_in: "Svara: buy-in offers",
 };
 let lastResultShown = null;   // deal_no of the result already animated
+let lastPot = null;
+const openedBefore = new Map(); // seat → cards open at the last render (a newly opened card turns over)
 
 // Where seat i sits on the oval: the viewer's seat (or seat 0) at the bottom, the rest clockwise.
 function seatAngle(i) {
@@ -24,7 +27,15 @@ export function render() {
   if (!s) return;
   app.dataset.phase = s.phase;
   app.classList.toggle("is-seated", mySeat() != null);
-  $("pot-amount").textContent = fmt(s.pot || 0);
+  const pot = $("pot-amount");
+  pot.textContent = fmt(s.pot || 0);
+  if (lastPot != null && (s.pot || 0) > lastPot) {
+    // Chips to the pot: the pot pulses (a CSS animation, off under prefers-reduced-motion).
+    pot.classList.remove("pot-grew");
+    void pot.offsetWidth;
+    pot.classList.add("pot-grew");
+  }
+  lastPot = s.pot || 0;
   renderPhase();
   renderSeats();
   renderResult();
@@ -32,10 +43,22 @@ export function render() {
   renderActions();
   renderSeatTools();
   renderChatState();
-  if (isClosed()) {
-    setConn("closed", "Table closed");
-    $("phase").textContent = "This table is closed.";
-  }
+  if (isClosed()) showClosed();
+}
+
+/** A closed table offers neither a seat nor chat: it says so. */
+export function showClosed() {
+  setConn("closed", "Table closed");
+  app.classList.add("is-closed");
+  $("phase").textContent = "This table is closed.";
+  $("closed-banner").hidden = false;
+  $("seat-tools").replaceChildren();
+  $("action-buttons").replaceChildren();
+  for (const b of document.querySelectorAll(".sit-here")) b.remove();
+  const input = $("chat-input");
+  input.disabled = true;
+  input.placeholder = "The table is closed";
+  $("chat-form").querySelector("button").disabled = true;
 }
 
 function renderPhase() {
@@ -81,14 +104,18 @@ function renderSeats() {
     if (i === mySeat()) box.classList.add("seat-me");
     if (s.turn === i) box.classList.add("seat-turn");
     if (clockSeats.includes(i)) box.classList.add("seat-clock");
+    const offline = seat.player != null && table.offline.has(String(seat.player));
+    if (offline) box.classList.add("seat-offline");
 
     const plate = node("div", "plate");
-    plate.append(seatName(seat.name));
+    plate.append(nameNode(seat.name, seat.bot, "seat-name"));
     const stack = node("div", "seat-stack num", fmt(seat.stack));
     stack.title = "Stack";
     plate.append(stack);
     const status = statusText(seat);
     if (status) plate.append(node("div", "seat-status", status));
+    const badges = seatBadges(seat, offline);
+    if (badges.childElementCount) plate.append(badges);
     if (clockSeats.includes(i)) {
       const clock = node("div", "seat-clock-bar");
       clock.append(node("span", "seat-clock-fill"));
@@ -121,19 +148,6 @@ function renderSeats() {
   }
 }
 
-// Bots' display names end in "(bot)"; on a plate that becomes a small badge, so a narrow seat keeps the name.
-const BOT_SUFFIX = /\s*\(bot\)\s*$/i;
-function seatName(name) {
-  const el = node("div", "seat-name");
-  el.title = name;
-  if (BOT_SUFFIX.test(name)) {
-    el.append(node("span", "seat-name-text", name.replace(BOT_SUFFIX, "")), " ", node("span", "bot-badge", "bot"));
-  } else {
-    el.textContent = name;
-  }
-  return el;
-}
-
 function statusText(seat) {
   if (seat.status === "folded") return "folded";
   if (seat.status === "all_in") return "all-in";
@@ -141,19 +155,40 @@ function statusText(seat) {
   if (seat.status === "leaving") return "leaving";
   if (seat.shown && seat.hand_name) return seat.hand_name;
   if (seat.shown && seat.points != null) return `${seat.points} points`;
-  if (seat.blind && !seat.has_looked) return "blind";
   if (st().phase === "waiting" && seat.ready) return "ready";
   return "";
+}
+
+// Who has looked (the heart of blind play, RULES §3–§5) and who is offline, at a glance on every plate.
+function seatBadges(seat, offline) {
+  const row = node("div", "seat-badges");
+  if (seat.in_deal && !seat.shown && seat.status !== "folded") {
+    const opened = seat.opened || 0;
+    const looked = node("span", `badge badge-looked${opened ? " has-looked" : ""}`,
+      opened === 0 ? (seat.blind ? "blind" : "not looked") : opened === 3 ? "looked 3/3" : `looked ${opened}/3`);
+    looked.dataset.opened = opened;
+    looked.title = opened ? `Has opened ${opened} of 3 cards` : "Has not looked at his cards";
+    row.append(looked);
+  }
+  if (offline) {
+    const b = node("span", "badge badge-offline", "offline");
+    b.title = "No connection: stands up after 2 minutes (RULES §9)";
+    row.append(b);
+  }
+  return row;
 }
 
 function renderHand(seat, i) {
   const hand = node("div", "hand");
   const mine = i === mySeat();
   const openLegal = mine ? legal("open") : null;
+  const before = openedBefore.get(i) || 0;
+  openedBefore.set(i, (seat.cards || []).filter(Boolean).length);
   (seat.cards || [null, null, null]).forEach((card, index) => {
     const wrap = node(mine ? "button" : "span", "hand-card");
     wrap.dataset.index = index;
     if (card) wrap.classList.add("is-open");
+    if (card && before < openedBefore.get(i)) wrap.classList.add("turning");  // a card turning over
     wrap.append(cardSvg(card, { wild: card === WILD || (card && card.replace("♣", "c") === WILD) }));
     if (mine) {
       wrap.type = "button";
@@ -188,12 +223,12 @@ function renderResult() {
   if (lastResultShown === last.deal_no && result.childElementCount) return;
   lastResultShown = last.deal_no;
   result.replaceChildren();
-  // The showdown in order: each shown hand appears in turn (CSS animation delay), then the winner.
+  // The showdown in the order the hands were shown (the log's order): each appears in turn, then the winner.
   (last.shown || []).forEach((shown, n) => {
     const line = node("div", "shown-line");
+    line.dataset.seat = shown.seat;
     line.style.animationDelay = `${n * 0.6}s`;
-    const who = s.seats[shown.seat];
-    line.append(node("span", "shown-name", who ? who.name : `seat ${shown.seat + 1}`));
+    line.append(nameNode(nameOf(shown.seat), isBotSeat(shown.seat), "shown-name"));
     const cards = node("span", "shown-cards");
     for (const c of shown.cards || []) cards.append(cardSvg(c, { wild: c === WILD }));
     line.append(cards);
@@ -204,11 +239,16 @@ function renderResult() {
   const winners = last.winners || [];
   const banner = node("div", "winner-line");
   banner.style.animationDelay = `${(last.shown || []).length * 0.6}s`;
-  const names = winners.map((w) => (s.seats[w.seat] ? s.seats[w.seat].name : `seat ${w.seat + 1}`));
+  winners.forEach((w, n) => {
+    if (n) banner.append(last.kind === "split" ? " and " : ", ");
+    const name = table.playerNames.get(String(w.player)) || nameOf(w.seat);
+    banner.append(nameNode(name, isBotSeat(w.seat), "winner-name"));
+  });
   const amounts = winners.map((w) => fmt(w.amount)).join(" + ");
-  banner.textContent = last.kind === "split"
-    ? `Split: ${names.join(" and ")} take ${amounts}`
-    : `${names.join(", ")} wins ${amounts}`;
+  banner.append(last.kind === "split" ? ` take ${amounts}` : ` ${winners.length > 1 ? "win" : "wins"} ${amounts}`);
   if (last.rake) banner.append(node("span", "muted rake", ` (rake ${fmt(last.rake)})`));
   result.append(banner);
+  const reason = node("div", "result-reason", reasonText(last.reason, winners));
+  reason.style.animationDelay = banner.style.animationDelay;
+  result.append(reason);
 }
