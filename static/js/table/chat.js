@@ -1,9 +1,10 @@
 // The table chat: open between deals only (RULES §10); user text is only ever set as textContent.
 import { $, LOGGED_IN, node } from "./dom.js";
-import { mySeat, st } from "./state.js";
+import { isClosed, mySeat, st } from "./state.js";
 import { send } from "./socket.js";
 
 export function renderChatState() {
+  if (isClosed()) return;  // view.showClosed: no chat at a closed table
   const open = st().phase === "waiting";
   const input = $("chat-input");
   const canChat = open && (mySeat() != null || LOGGED_IN);
@@ -20,6 +21,12 @@ export function addChat(msg) {
   lines.append(line);
   while (lines.childElementCount > 100) lines.firstElementChild.remove();
   lines.scrollTop = lines.scrollHeight;
+}
+
+/** The last lines the server kept (the first snapshot's `history`): the chat starts from them after a reload. */
+export function showHistoryChat(lines) {
+  $("chat-lines").replaceChildren();
+  for (const line of lines || []) addChat(line);
 }
 
 export function setupChat() {

@@ -27,9 +27,22 @@ export function tick() {
     label.classList.toggle("mine", mine);
     label.classList.toggle("hurry", left < 5);
     const promptClock = $("prompt-clock");
-    if (promptClock) promptClock.textContent = text;
-  } else if ($("clock-label")) {
-    $("clock-label").hidden = true;
+    if (promptClock) {
+      promptClock.textContent = text;
+      promptClock.classList.toggle("hurry", left < 3);
+    }
+    const promptFill = $("prompt-clock-fill");
+    if (promptFill) promptFill.style.width = `${fraction * 100}%`;
+    // Your own clock in the action bar too, where your eyes are when it is your move.
+    const myClock = $("my-clock");
+    myClock.hidden = !mine || snap.clock.kind !== "move" && snap.clock.kind !== "new_deal";
+    if (!myClock.hidden) {
+      myClock.textContent = `${snap.clock.kind === "move" ? "Your move" : "New deal"}: ${text}`;
+      myClock.classList.toggle("hurry", left < 5);
+    }
+  } else {
+    if ($("clock-label")) $("clock-label").hidden = true;
+    $("my-clock").hidden = true;
   }
   requestAnimationFrame(tick);
 }

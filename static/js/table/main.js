@@ -1,6 +1,7 @@
 // The table page (docs/protocol.md): every render comes from the last snapshot the server sent.
 // The server is the truth: this page shows what the snapshot says and offers only the snapshot's legal actions.
-// One module a concern, as Lichess splits its round UI: dom, state, socket, view, clock, prompts, chips, chat, log.
+// One module a concern, as Lichess splits its round UI: dom, state, socket, view, clock, prompts, chips, standing,
+// announce, chat, log.
 import { app, fmt, LOGGED_IN, toast } from "./dom.js";
 import { accept, mySeat, table } from "./state.js";
 import { connect, pending, requestSnapshot } from "./socket.js";
@@ -8,18 +9,28 @@ import { render } from "./view.js";
 import { tick } from "./clock.js";
 import { setupActions } from "./prompts.js";
 import { openChipsDialog, setupChipsDialog } from "./chips.js";
-import { addChat, setupChat } from "./chat.js";
-import { logEvent, seedLog } from "./log.js";
+import { addChat, setupChat, showHistoryChat } from "./chat.js";
+import { logEvent, showHistoryLog } from "./log.js";
+import { renderBotTools, renderStanding, setupStanding } from "./standing.js";
+import { announce, setupAnnounce } from "./announce.js";
 
 function receive(msg) {
   switch (msg.type) {
     case "snapshot": {
-      const first = table.snap === null;
+      if (msg.history) {
+        // A connection's first snapshot: the chat and the log start from what the server kept.
+        table.offline = new Set(msg.history.offline || []);
+        showHistoryChat(msg.history.chat);
+      }
       if (!accept(msg)) return;  // stale or repeated
-      render();
-      if (first) seedLog(msg.state && msg.state.last_result);
+      if (msg.history) showHistoryLog(msg.history);
+      renderAll();
       break;
     }
+    case "presence":
+      table.offline = new Set(msg.offline || []);
+      if (table.snap) renderAll();
+      break;
     case "event":
       if (msg.version > table.version + 1) requestSnapshot();  // a gap: some message was dropped
       for (const event of msg.events || []) logEvent(event);
@@ -39,6 +50,13 @@ function receive(msg) {
     default:
       break;
   }
+}
+
+function renderAll() {
+  render();
+  renderStanding();
+  renderBotTools();
+  announce();
 }
 
 function afterAck(label) {
@@ -71,6 +89,8 @@ function offerSeatFromHash() {
 setupActions();
 setupChipsDialog();
 setupChat();
+setupStanding();
+setupAnnounce();
 connect(receive);
 requestAnimationFrame(tick);
 offerSeatFromHash();

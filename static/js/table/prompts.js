@@ -1,7 +1,7 @@
 // What you may do now: the prompts with their own clocks (Show/Fold, Split/Play on, the svara buy-in), the action
 // bar with its amount, and the keyboard. Only the snapshot's legal actions are offered.
 import { $, app, fmt, LOGGED_IN, node } from "./dom.js";
-import { legal, me, mySeat, st } from "./state.js";
+import { legal, me, mySeat, nameOf, st, table } from "./state.js";
 import { send } from "./socket.js";
 
 export const PLAY_NAMES = {
@@ -36,9 +36,15 @@ export function renderPrompt() {
   }
   prompt.append(node("h2", "prompt-title", title));
   prompt.append(node("p", "prompt-text", text));
+  // A visible countdown: the rules' clock (RULES §9) answers for you when it runs out.
   const clock = node("div", "prompt-clock num");
   clock.id = "prompt-clock";
   prompt.append(clock);
+  const bar = node("div", "prompt-clock-bar");
+  const fill = node("span", "prompt-clock-fill");
+  fill.id = "prompt-clock-fill";
+  bar.append(fill);
+  prompt.append(bar);
   const row = node("div", "prompt-actions");
   found.forEach((kind, n) => {
     if (!legal(kind)) return;
@@ -49,7 +55,12 @@ export function renderPrompt() {
     row.append(b);
   });
   prompt.append(row);
+  const noAnswer = { show: "fold unseen", split: "split", buy_in: "declined" }[found[0]];
+  prompt.append(node("p", "prompt-note muted", `No answer in time: ${noAnswer}. Answer ahead under the table.`));
 }
+
+// The highest level this seat can reach: its level plus its stack (an amount there is all-in).
+function top() { const m = me(); return m ? (m.level || 0) + m.stack : 0; }
 
 export function renderActions() {
   const bar = $("action-buttons");
@@ -68,43 +79,141 @@ export function renderActions() {
     }
   } else if (mine) {
     info.append(node("span", "", `Seat ${seat + 1} · stack `));
-    info.append(node("strong", "num", fmt(mine.stack)));
+    info.append(node("strong", "num my-stack", fmt(mine.stack)));
     if (mine.level) info.append(node("span", "muted", ` · your level ${fmt(mine.level)}`));
   }
   const playable = ["check", "call", "blind", "dark", "bet", "raise", "fold", "new_deal"];
   const kinds = playable.filter((k) => legal(k));
-  // The amount slider follows raise, else bet, else dark.
-  const withAmount = AMOUNT_KINDS.find((k) => legal(k) && legal(k).min != null && legal(k).max != null && legal(k).max > legal(k).min);
-  setupAmount(withAmount);
+  const ranged = (k) => legal(k) && legal(k).min != null && legal(k).max != null && legal(k).max > legal(k).min;
+  // The shared amount box follows raise, else bet; a dark bet with a choice (D7) gets its own amount beside it.
+  setupAmount(["raise", "bet"].find(ranged) || (ranged("dark") && !legal("bet") ? "dark" : undefined));
+  const darkOwn = ranged("dark") && amountKind !== "dark";
+  const looked = mine && (mine.has_looked || mine.opened > 0);
   for (const kind of kinds) {
     const l = legal(kind);
     let label = PLAY_NAMES[kind];
-    if (kind === "call" && l.min != null && mine) label = `Call ${fmt(Math.max(0, l.min - (mine.level || 0)))}`;
+    if (kind === "call" && l.min != null && mine) {
+      label = l.min >= top() ? `Call all-in ${fmt(l.min - (mine.level || 0))}` : `Call ${fmt(Math.max(0, l.min - (mine.level || 0)))}`;
+    }
     // A player who has looked doubles openly: the move is still `blind`, but it unblinds the round (RULES §4).
-    const looked = mine && (mine.has_looked || mine.opened > 0);
     if (kind === "blind" && l.min != null) label = looked ? `Bet ${fmt(l.min)} (unblind)` : `Blind ${fmt(l.min)}`;
-    if (AMOUNT_KINDS.includes(kind)) label = kind === withAmount ? `${PLAY_NAMES[kind]} to` : `${PLAY_NAMES[kind]} ${fmt(l.min)}`;
-    if (kind === "dark" && looked) label = kind === withAmount ? "Bet to" : `Bet ${fmt(l.min)}`;
+    if (kind === "blind" && l.min != null && l.min >= top()) label = `All-in ${fmt(l.min)}${looked ? " (unblind)" : " blind"}`;
+    if (AMOUNT_KINDS.includes(kind)) {
+      const named = kind === "dark" && looked ? "Bet" : PLAY_NAMES[kind];
+      label = kind === amountKind || (kind === "dark" && darkOwn) ? `${named} to` : `${named} ${fmt(l.min)}`;
+      if (!(kind === amountKind || (kind === "dark" && darkOwn)) && l.min >= top()) label = `All-in ${fmt(l.min)}`;
+    }
     const b = node("button", "btn action", label);
     b.type = "button";
     b.dataset.action = kind;
     if (kind === "fold") b.classList.add("btn-danger");
     else if (["raise", "bet", "dark", "new_deal"].includes(kind)) b.classList.add("btn-primary");
-    if (kind === withAmount) {
+    if (kind === amountKind) {
       const amount = node("span", "num action-amount");
       amount.id = "action-amount";
-      amount.textContent = ` ${fmt(currentAmount())}`;
       b.append(amount);
     }
     b.addEventListener("click", () => doAction(kind));
-    bar.append(b);
+    if (kind === "dark" && darkOwn) {
+      const group = node("span", "dark-group");
+      const input = node("input", "dark-amount num");
+      input.type = "number";
+      input.id = "dark-amount";
+      input.min = l.min;
+      input.max = l.max;
+      input.step = 1;
+      input.inputMode = "numeric";
+      input.value = darkValue != null && darkValue >= l.min && darkValue <= l.max ? darkValue : l.min;
+      input.setAttribute("aria-label", `Dark bet: your level, ${l.min} to ${l.max} (D7)`);
+      input.title = `Dark bet: ${fmt(l.min)} (one ante) to ${fmt(l.max)} (the pot), D7`;
+      input.addEventListener("input", () => { darkValue = input.value; typed.dark = true; confirming = null; refreshAmounts(); });
+      input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); doAction("dark"); } });
+      group.append(b, input);
+      bar.append(group);
+    } else {
+      bar.append(b);
+    }
   }
   if (!kinds.length && seat != null && s.phase !== "waiting") {
-    bar.append(node("span", "muted waiting-note", s.turn != null && s.seats[s.turn] ? `Waiting for ${s.seats[s.turn].name}…` : "Waiting…"));
+    const clock = table.snap.clock;
+    const waitingOn = clock ? (clock.seats || []).filter((i) => i !== seat) : [];
+    if (clock && (clock.seats || []).includes(seat)) {
+      // The prompt above asks you; never "Waiting for <you>".
+    } else if (waitingOn.length) {
+      bar.append(node("span", "muted waiting-note", `Waiting for ${waitingOn.map(nameOf).join(" and ")}…`));
+    } else {
+      bar.append(node("span", "muted waiting-note", "Waiting…"));
+    }
   }
+  refreshAmounts();
   const myTurn = kinds.some((k) => k !== "new_deal");
   $("action-bar").classList.toggle("my-turn", myTurn);
   app.classList.toggle("my-turn", myTurn);
+  if (myTurn && !wasMyTurn) keepBarInView();
+  wasMyTurn = myTurn;
+}
+
+let wasMyTurn = false;
+
+// On a phone the action bar sits in the page under the felt (so it never covers your own seat): when your turn
+// comes, or the window changes, the page scrolls so that the bar's bottom is the window's bottom.
+function keepBarInView() {
+  if (!wasMyTurnNow() || window.innerWidth > 640) return;
+  const bar = $("action-bar").getBoundingClientRect();
+  if (bar.bottom > window.innerHeight || bar.top < 0) $("action-bar").scrollIntoView({ block: "end" });
+}
+function wasMyTurnNow() { return $("action-bar").classList.contains("my-turn"); }
+window.addEventListener("resize", keepBarInView);
+
+let darkValue = null;          // what was typed in the dark bet's own amount
+const typed = { main: false, dark: false };  // an amount typed by hand (an all-in typed is confirmed)
+let confirming = null;         // the kind whose typed all-in waits for its confirming click
+
+/** A typed amount checked against the engine's range: {level} or {error} saying why (nothing is clamped). */
+function checkAmount(kind, text) {
+  const l = legal(kind);
+  const what = { raise: "A raise brings your level to", bet: "A bet brings your level to", dark: "A dark bet brings your level to" }[kind];
+  const range = `${fmt(l.min)}–${fmt(l.max)}`;
+  const trimmed = String(text).trim();
+  if (!/^\d+$/.test(trimmed)) return { error: `${what} a whole number of chips, ${range}.` };
+  const level = Number(trimmed);
+  if (level < l.min) return { error: `${what} at least ${fmt(l.min)} (${range}); ${fmt(level)} is too little.` };
+  if (level > l.max) {
+    const why = l.max >= top() ? "your stack goes no higher" : "a bet is at most the pot (D2)";
+    return { error: `${what} at most ${fmt(l.max)}: ${why}; ${fmt(level)} is too much.` };
+  }
+  return { level };
+}
+
+function amountText(kind) { return kind === "dark" && $("dark-amount") ? $("dark-amount").value : $("amount-number").value; }
+
+/** Labels and errors follow the amounts as they are typed. */
+function refreshAmounts() {
+  const errors = [];
+  for (const kind of [amountKind, $("dark-amount") ? "dark" : null]) {
+    if (!kind || !legal(kind)) continue;
+    const button = document.querySelector(`#action-buttons [data-action=${kind}]`);
+    if (!button) continue;
+    const checked = checkAmount(kind, amountText(kind));
+    button.classList.toggle("is-invalid", Boolean(checked.error));
+    button.setAttribute("aria-invalid", String(Boolean(checked.error)));
+    const allIn = !checked.error && checked.level >= top();
+    button.classList.toggle("is-all-in", allIn);
+    const named = kind === "dark" && me() && me().opened > 0 ? "Bet" : PLAY_NAMES[kind];
+    let label = checked.error ? `${named} to …` : allIn ? `All-in ${fmt(checked.level)}` : `${named} to ${fmt(checked.level)}`;
+    if (confirming === kind && allIn) label = `Confirm all-in ${fmt(checked.level)}`;
+    const amount = button.querySelector(".action-amount");
+    if (amount) {
+      button.firstChild.textContent = "";
+      amount.textContent = label;
+    } else {
+      button.textContent = label;
+    }
+    if (checked.error) errors.push(checked.error);
+  }
+  const box = $("amount-error");
+  box.textContent = errors.join(" ");
+  box.hidden = errors.length === 0;
 }
 
 function doAction(kind) {
@@ -112,8 +221,22 @@ function doAction(kind) {
   if (!l) return;
   const message = { type: kind };
   if (AMOUNT_KINDS.includes(kind)) {
-    message.amount = kind === amountKind ? currentAmount() : l.min;
+    const own = kind === amountKind || (kind === "dark" && $("dark-amount"));
+    if (own) {
+      const checked = checkAmount(kind, amountText(kind));
+      if (checked.error) { refreshAmounts(); $("amount-error").hidden = false; return; }  // nothing is sent
+      const wasTyped = kind === "dark" ? typed.dark : typed.main;
+      if (checked.level >= top() && wasTyped && confirming !== kind) {
+        confirming = kind;  // a typed all-in: the button asks to be pressed once more
+        refreshAmounts();
+        return;
+      }
+      message.amount = checked.level;
+    } else {
+      message.amount = l.min;
+    }
   }
+  confirming = null;
   send(message, kind);
 }
 
@@ -128,35 +251,38 @@ function setupAmount(kind) {
   amountKind = kind;
   range.min = number.min = l.min;
   range.max = number.max = l.max;
-  if (changed) range.value = number.value = l.min;
-}
-
-function currentAmount() {
-  const l = amountKind && legal(amountKind);
-  if (!l) return 0;
-  let v = Math.round(Number($("amount-number").value));
-  if (!Number.isFinite(v)) v = l.min;
-  return Math.min(l.max, Math.max(l.min, v));  // held between the engine's min and max
+  if (changed) {
+    range.value = number.value = l.min;
+    typed.main = false;
+    confirming = null;
+  }
+  // "All-in" is offered only where the top of the range is all-in (a bet's top may be the pot instead, D2).
+  $("quick").querySelector("[data-quick=max]").hidden = l.max < top();
 }
 
 function setAmount(v) {
   const l = amountKind && legal(amountKind);
   if (!l) return;
-  const clamped = Math.min(l.max, Math.max(l.min, Math.round(v)));
+  const clamped = Math.min(l.max, Math.max(l.min, Math.round(v)));  // a quick pick, never a typed amount
   $("amount-range").value = clamped;
   $("amount-number").value = clamped;
-  const label = $("action-amount");
-  if (label) label.textContent = ` ${fmt(clamped)}`;
+  typed.main = false;
+  confirming = null;
+  refreshAmounts();
 }
 
 export function setupActions() {
   $("amount-range").addEventListener("input", (e) => setAmount(Number(e.target.value)));
   $("amount-number").addEventListener("input", () => {
-    const label = $("action-amount");
-    if (label) label.textContent = ` ${fmt(currentAmount())}`;
-    $("amount-range").value = currentAmount();
+    typed.main = true;
+    confirming = null;
+    const checked = amountKind ? checkAmount(amountKind, $("amount-number").value) : {};
+    if (checked.level != null) $("amount-range").value = checked.level;
+    refreshAmounts();
   });
-  $("amount-number").addEventListener("change", () => setAmount(currentAmount()));
+  $("amount-number").addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && amountKind) { e.preventDefault(); doAction(amountKind); }
+  });
   $("quick").addEventListener("click", (e) => {
     const b = e.target.closest("[data-quick]");
     if (!b || !amountKind) return;

@@ -15,6 +15,7 @@ const PHASE_NAMES = {
 let lastResultShown = null;   // deal_no of the result already animated
 let lastPot = null;
 const openedBefore = new Map(); // seat → cards open at the last render (a newly opened card turns over)
+const levelBefore = new Map();  // seat → level at the last render (chips pushed out move)
 
 // Where seat i sits on the oval: the viewer's seat (or seat 0) at the bottom, the rest clockwise.
 function seatAngle(i) {
@@ -132,11 +133,14 @@ function renderSeats() {
       plate.append(d);  // the plate's top corner: clear of the stack digits and the cards
     }
     seats.append(box);
+    const previousLevel = levelBefore.get(i);
+    levelBefore.set(i, seat.level);
 
     if (seat.level) {
       const lx = 50 + 27 * Math.cos(angle);
       const ly = 50 + 24 * Math.sin(angle);
       const level = node("div", "level");
+      if (previousLevel !== seat.level) level.classList.add("grew");
       level.dataset.seat = i;
       level.style.left = `${lx}%`;
       level.style.top = `${ly}%`;
