@@ -2,6 +2,7 @@
 // localStorage), and the tab's title, while a clock waits for you.
 import { $ } from "./dom.js";
 import { mySeat, table } from "./state.js";
+import { keepBarInView } from "./prompts.js";
 
 const MUTE_KEY = "svara-muted";
 const baseTitle = document.title;
@@ -71,5 +72,6 @@ export function announce() {
     announced = key;
     window.svaraAnnounced = (window.svaraAnnounced || 0) + 1;  // for tests: how many prompts announced themselves
     tone();
+    requestAnimationFrame(() => requestAnimationFrame(keepBarInView));  // once the page has settled
   }
 }

@@ -1,6 +1,7 @@
 // The running clock (RULES §9), counted down on every animation frame from the snapshot's seconds_left.
 import { $, node } from "./dom.js";
 import { mySeat, table } from "./state.js";
+import { keepBarInView } from "./prompts.js";
 
 const CLOCK_NAMES = { move: "to act", show: "Show or fold", split: "Split or play on", svara_buy_in: "Svara buy-in", new_deal: "New deal" };
 
@@ -35,7 +36,9 @@ export function tick() {
     if (promptFill) promptFill.style.width = `${fraction * 100}%`;
     // Your own clock in the action bar too, where your eyes are when it is your move.
     const myClock = $("my-clock");
+    const wasHidden = myClock.hidden;
     myClock.hidden = !mine || snap.clock.kind !== "move" && snap.clock.kind !== "new_deal";
+    if (wasHidden && !myClock.hidden) keepBarInView();  // the bar just grew by a line
     if (!myClock.hidden) {
       myClock.textContent = `${snap.clock.kind === "move" ? "Your move" : "New deal"}: ${text}`;
       myClock.classList.toggle("hurry", left < 5);

@@ -157,7 +157,7 @@ let wasMyTurn = false;
 
 // On a phone the action bar sits in the page under the felt (so it never covers your own seat): when your turn
 // comes, or the window changes, the page scrolls so that the bar's bottom is the window's bottom.
-function keepBarInView() {
+export function keepBarInView() {
   if (!wasMyTurnNow() || window.innerWidth > 640) return;
   const bar = $("action-bar").getBoundingClientRect();
   if (bar.bottom > window.innerHeight || bar.top < 0) $("action-bar").scrollIntoView({ block: "end" });

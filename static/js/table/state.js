@@ -41,7 +41,8 @@ export function rememberNames(seats) {
 /** Take a snapshot message; false when it is stale or repeated. */
 export function accept(msg) {
   const snap = table.snap;
-  if (snap && msg.version <= table.version && msg.seat === snap.seat) return false;
+  const closing = msg.table && msg.table.status === "closed" && !isClosed();  // closing keeps the version
+  if (snap && msg.version <= table.version && msg.seat === snap.seat && !closing) return false;
   table.snap = msg;
   table.version = msg.version;
   rememberNames(msg.state && msg.state.seats);
