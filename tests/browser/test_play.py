@@ -134,7 +134,9 @@ def test_two_players_sign_up_sit_open_bet_call_and_reach_the_showdown_D1_D9(
         number = first.locator("#amount-number")
         expect(first.locator("#amount-box")).to_be_visible()
         low, high = int(number.get_attribute("min")), int(number.get_attribute("max"))
-        first.locator("[data-quick=max]").click()
+        # A bet's top is the pot (D2), not all-in: no "All-in" to press; "Pot" takes the amount to the top.
+        expect(first.locator("[data-quick=max]")).to_be_hidden()
+        first.locator("[data-quick=pot]").click()
         assert int(number.input_value()) == high
         first.locator("[data-quick=min]").click()
         assert int(number.input_value()) == low
