@@ -1,4 +1,5 @@
-"""The stored format's price per action: format 5 (keyed JSON object, cards by name, tables/engine/storage.py) vs
+"""The stored format's price per action: the engine's keyed format (format 6 since the standing choices; a keyed JSON
+object, cards by name, tables/engine/storage.py) vs
 format 4 (the positional JSON array it replaced, frozen below), both written and read by orjson.
 
     python -m bench storage [--deals 300] [--rounds 15] [--seed 1] [--family classic] [--seats 6]
@@ -57,6 +58,7 @@ def _seat_from_row_4(row: list) -> Seat:
         seat.opened, seat.level, seat.folded, seat.all_in, seat.blind, seat.shown, seat.unseen, seat.choice,
     ) = row
     seat.bot = False  # format 4 kept the table's has_bot only (derived from the seats since)
+    seat.deal_me_in, seat.if_losing, seat.on_tie = False, None, None  # standing choices came with format 6
     return seat
 
 

@@ -89,7 +89,9 @@ class TableConsumer(GuardedConsumer):
             await database_sync_to_async(services.connected)(self.table_id, self.user)
             self.present = True
             self.heartbeat = asyncio.ensure_future(self.beat())
-        await self.show(committed, force=True)
+        # The first snapshot carries the last chat lines and this deal's log: a reloaded page tells the same story.
+        history = await database_sync_to_async(selectors.history)(self.table_id, self.user_id)
+        await self.show(committed, force=True, history=history)
 
     async def no_such_table(self):
         shown = self.scope["url_route"]["kwargs"]["table_id"][:20]
@@ -181,14 +183,17 @@ class TableConsumer(GuardedConsumer):
                 await self.show(self.committed.changed(ack.change.message()), events=ack.change.events)
         await notify.send_collected(outbox)
 
-    async def show(self, committed, force: bool = False, events=()):
-        """Send this viewer's snapshot of `committed` (and the events it came with), unless it is not newer."""
+    async def show(self, committed, force: bool = False, events=(), history=None):
+        """Send this viewer's snapshot of `committed` (and the events it came with), unless it is not newer; the
+        first one carries the `history` (selectors.TableHistory)."""
         closing = committed.table["status"] == "closed"
         if not force and committed.version <= self.last_version and not closing:  # closing keeps the version
             return
         self.committed = committed
         self.last_version = max(self.last_version, committed.version)
         snapshot = selectors.snapshot(committed, self.user_id)
+        if history is not None:
+            snapshot["history"] = history.message()
         if events:
             visible = events_for(events, snapshot["seat"])
             if visible:
@@ -206,3 +211,6 @@ class TableConsumer(GuardedConsumer):
 
     async def table_chat(self, message):
         await self.send_json(message["line"])
+
+    async def table_presence(self, message):
+        await self.send_json({"type": "presence", "offline": message["offline"]})

@@ -195,3 +195,25 @@ class ClientMessage(models.Model):
 
     def __str__(self) -> str:
         return f"message {self.client_id!r} of {self.user_id} at table {self.table_id}"
+
+
+class ChatLine(models.Model):
+    """A table chat line, kept so a page opened (or reloaded) later shows the last ones (docs/protocol.md)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_lines")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    name = models.CharField(max_length=150)  # the name shown when it was said
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    text = models.CharField(max_length=200)
+    said_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["table_id", "id"]
+        indexes = [models.Index(fields=["table", "-id"], name="tables_chat_latest")]
+
+    def __str__(self) -> str:
+        return f"{self.name} at table {self.table_id}: {self.text[:40]}"
+
+    def to_json(self) -> dict:
+        """The `chat` message the socket sends (docs/protocol.md)."""
+        return {"type": "chat", "user": self.name, "seat": self.seat, "text": self.text, "at": self.said_at.isoformat()}

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import orjson
 
-from .engine.actions import MOVE_KINDS
+from .engine.actions import MOVE_KINDS, STANDING_CHOICES
 from .errors import DoorError
 
 FRAME_MAX = 4096  # characters of a text frame (bytes of a binary one): an honest message (a 200-character chat line) is far below
@@ -20,7 +20,7 @@ CHAT_MAX = 200
 
 # What a player may ask of the door; `timeout` is never a client's (the clock's alone).
 SEAT_KINDS = frozenset(("sit", "stand", "add_chips"))
-PLAY_KINDS = MOVE_KINDS | {"sit_out", "back", "new_deal"}
+PLAY_KINDS = MOVE_KINDS | {"sit_out", "back", "new_deal", "standing"}
 PLAYER_KINDS = SEAT_KINDS | PLAY_KINDS
 AMOUNT_REQUIRED = frozenset(("sit", "add_chips", "bet", "raise"))
 # Every kind whose `legal` entry carries min/max may say its amount (the door holds it to that range).
@@ -38,6 +38,7 @@ class Command:
     amount: int | None = None
     card: int | None = None  # open: 0, 1 or 2
     seat: int | None = None  # sit only: the seat wanted (None: the first free one)
+    choice: str | None = None  # standing only: one of STANDING_CHOICES ("deal_me_in", "fold_if_losing", ...)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +85,8 @@ def parse_frame(frame: str | bytes | None, table_id: int) -> Request:
     if kind in SOCKET_TYPES:
         return Request(kind, message_id, text=message.get("text") if kind == "chat" else None)
     try:
-        command = parse_action({"kind": kind, **{f: message[f] for f in ("amount", "card", "seat") if f in message}})
+        fields = ("amount", "card", "seat", "choice")
+        command = parse_action({"kind": kind, **{f: message[f] for f in fields if f in message}})
     except DoorError as error:
         raise BadMessage(error.code, error.message, message_id) from None
     return Request(kind, message_id, command=command)
@@ -114,7 +116,7 @@ def check_chat_text(text) -> str:
 
 
 def parse_action(action) -> Command:
-    """`{"kind": ..., "amount"?, "card"?, "seat"?}` as a Command, or DoorError."""
+    """`{"kind": ..., "amount"?, "card"?, "seat"?, "choice"?}` as a Command, or DoorError."""
     if isinstance(action, Command):
         return action
     if not isinstance(action, dict):
@@ -146,7 +148,15 @@ def parse_action(action) -> Command:
             raise DoorError("bad_field", "Only 'sit' names a seat; you always act for your own seat.")
         if not _is_int(seat):
             raise DoorError("bad_field", f"A seat is a number, not {_shown(seat)}.")
-    return Command(kind, amount=amount, card=card, seat=seat)
+    choice = action.get("choice")
+    if kind == "standing":
+        if not isinstance(choice, str) or choice not in STANDING_CHOICES:
+            raise DoorError(
+                "bad_field", f"Say which standing choice: one of {', '.join(STANDING_CHOICES)}, not {_shown(choice)}."
+            )
+    elif choice is not None:
+        raise DoorError("bad_field", f"'{kind}' takes no choice.")
+    return Command(kind, amount=amount, card=card, seat=seat, choice=choice)
 
 
 def _is_int(value) -> bool:

@@ -7,8 +7,10 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from .models import Table, TableSeat, TableStatus
-from .state_io import seat_of
+from .models import ChatLine, DealEvent, Table, TableSeat, TableStatus
+from .state_io import events_for, public_events, seat_of
+
+CHAT_HISTORY_LINES = 30  # the chat lines a page opened later starts with
 
 
 def open_tables() -> list[dict]:
@@ -122,3 +124,47 @@ def snapshot_for(table: Table, user) -> dict:
     """The snapshot of the table's row for one user (None or anonymous: a spectator)."""
     user_id = user.pk if user is not None and getattr(user, "is_authenticated", False) else None
     return snapshot(Committed.of_table(table), user_id)
+
+
+@dataclass(frozen=True, slots=True)
+class TableHistory:
+    """What a page opened (or reloaded) later starts with, in its first snapshot (`history`): the last chat lines,
+    the running (or last) deal's log, and the names of that deal's seats (a player who has left since is still
+    named, not "seat 3")."""
+
+    chat: list[dict]
+    log: list[dict]  # engine events as JSON: public ones, and the viewer's own only while he plays the deal
+    deal_no: int
+    names: dict[int, str]
+    offline: list[str]  # the seated humans' player ids with no open connection (presence.offline_at)
+
+    def message(self) -> dict:
+        return {"deal_no": self.deal_no, "chat": self.chat, "log": self.log,
+                "names": {str(seat): name for seat, name in self.names.items()}, "offline": self.offline}  # fmt: skip
+
+
+def history(table_id, user_id: int | None) -> TableHistory | None:
+    from tables.engine.play import TableState
+
+    table = get_table(table_id)
+    if table is None:
+        return None
+    state = TableState.loads(table.state)
+    seat = seat_of(state, user_id)
+    chat = [line.to_json() for line in reversed(ChatLine.objects.filter(table=table).order_by("-id")[:CHAT_HISTORY_LINES])]
+    events = list(
+        DealEvent.objects.filter(table=table, deal_number=state.deal_no)
+        .order_by("version", "index")
+        .values_list("event", flat=True)
+    )
+    # A private event (a card its seat opened) goes only to the player dealt in at that seat in the running deal:
+    # between deals the seat may have changed hands since.
+    playing = state.phase != "waiting" and seat is not None and state.seats[seat].in_deal
+    log = events_for(events, seat) if playing else public_events(events)
+    names = {i: s.name for i, s in enumerate(state.seats) if s.player is not None}
+    for event in events[:1]:  # deal_started names the deal's players, those who have left since too
+        if event.get("type") == "deal_started":
+            names.update(zip(event["seats"], event.get("names", ()), strict=False))
+    from tables.services.presence import offline_at
+
+    return TableHistory(chat, log, state.deal_no, names, offline_at(table.pk))

@@ -5,18 +5,68 @@ from __future__ import annotations
 
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from tables.engine import rules
 from tables.engine.cards import FAMILIES, CardError, deck, format_hand, parse_hand, wild_card
 from tables.engine.points import hand_points
+from tables.engine.strategy import LEVELS as BOT_LEVELS
 from tables.models import Table
 
 
 @require_GET
 def table_page(request, table_id: int):
     table = get_object_or_404(Table, pk=table_id)
-    return render(request, "tables/table.html", {"table": table, "rules": rules}, status=200 if table.is_open else 410)
+    context = {"table": table, "rules": rules, "may_seat_bots": may_seat_bots(table, request.user),
+               "bot_levels": BOT_LEVELS}  # fmt: skip
+    return render(request, "tables/table.html", context, status=200 if table.is_open else 410)
+
+
+# --- bots at your own table -------------------------------------------------------------------------------------
+
+BOTS_AT_ONCE_MAX = 7  # every other seat of the largest table
+
+
+def may_seat_bots(table: Table, user) -> bool:
+    """The table's creator or staff, at an open table that allows bots (bots/services.py `seat_bot` checks again)."""
+    if not table.is_open or not table.bots_allowed or not getattr(user, "is_authenticated", False):
+        return False
+    return user.is_staff or (table.created_by_id is not None and table.created_by_id == user.pk)
+
+
+@require_POST
+def seat_bots(request, table_id: int):
+    """POST level=easy|strong, count=1..: seat that many bots at once (each through the door, RULES §10). JSON:
+    {"seated": [names]} or, when refused, {"error": why} with nothing (more) seated."""
+    from bots.services import BotError, seat_bot
+    from tables.errors import DoorError
+
+    table = get_object_or_404(Table, pk=table_id)
+    if not request.user.is_authenticated:
+        return JsonResponse({"error": "Log in to seat bots."}, status=403)
+    if not may_seat_bots(table, request.user):
+        why = "This table was created without bots." if not table.bots_allowed else (
+            "This table is closed." if not table.is_open else "Only the table's creator or staff may seat bots.")
+        return JsonResponse({"error": why}, status=403)
+    level = request.POST.get("level", "strong")
+    if level not in BOT_LEVELS:
+        return JsonResponse({"error": f"No such bot level: {level!r} (one of {', '.join(BOT_LEVELS)})."}, status=400)
+    try:
+        count = int(request.POST.get("count", "1"))
+    except ValueError:
+        count = 0
+    if not 1 <= count <= BOTS_AT_ONCE_MAX:
+        return JsonResponse({"error": f"Seat 1 to {BOTS_AT_ONCE_MAX} bots at once."}, status=400)
+    seated = []
+    for _ in range(count):
+        try:
+            seated.append(seat_bot(table, level, by_user=request.user).table_name)
+        except (BotError, DoorError) as error:
+            message = getattr(error, "message", None) or str(error)
+            if not seated:
+                return JsonResponse({"error": message}, status=400)
+            return JsonResponse({"seated": seated, "error": f"{len(seated)} seated; then: {message}"})
+    return JsonResponse({"seated": seated})
 
 
 # --- Count the hand ---------------------------------------------------------------------------------------------

@@ -10,9 +10,14 @@ MOVE_KINDS = frozenset(
      "buy_in", "decline")
 )
 # The table actions beside them: a seat's comings and goings between (or during) deals.
-TABLE_KINDS = frozenset(("sit", "stand", "add_chips", "sit_out", "back", "new_deal"))
+TABLE_KINDS = frozenset(("sit", "stand", "add_chips", "sit_out", "back", "new_deal", "standing"))
 KINDS = MOVE_KINDS | TABLE_KINDS | {"timeout"}
-
+# A `standing` action's choice: which of a seat's standing choices it sets, and to what (docs/engine.md).
+STANDING_CHOICES = {
+    "deal_me_in": ("deal_me_in", True), "deal_me_out": ("deal_me_in", False),
+    "show_if_losing": ("if_losing", "show"), "fold_if_losing": ("if_losing", "fold"), "ask_if_losing": ("if_losing", None),
+    "split_on_tie": ("on_tie", "split"), "play_on_on_tie": ("on_tie", "play_on"), "ask_on_tie": ("on_tie", None),
+}
 
 
 class IllegalAction(ValueError):
@@ -27,6 +32,7 @@ class Action(NamedTuple):
     player: str | None = None  # sit: the opaque player id
     name: str | None = None  # sit: the name shown at the table
     bot: bool = False  # sit: the player is one of the platform's bots (no rake at his table, RULES §8); the door's
+    choice: str | None = None  # standing: one of STANDING_CHOICES
 
     @classmethod
     def from_dict(cls, data: dict) -> Action:

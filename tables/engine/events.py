@@ -157,6 +157,7 @@ class DealStarted(Event):
     deal_no: int
     dealer: int
     seats: tuple[int, ...]  # in the order of play
+    names: tuple[str, ...] = ()  # the players' names, seat by seat as in `seats`: the log names one who has left
 
 
 @_fast_init

@@ -10,7 +10,7 @@ from __future__ import annotations
 import orjson
 
 from . import storage
-from .actions import KINDS, Action, Clock, IllegalAction, Legal
+from .actions import KINDS, STANDING_CHOICES, Action, Clock, IllegalAction, Legal
 from .betting import BettingMixin
 from .cards import ALL_CARDS, FAMILIES
 from .dealing import deck_indexes, default_rng
@@ -227,7 +227,8 @@ class TableState(BettingMixin, ShowdownMixin):
                 f"sitting down costs {low} to {high} chips ({MIN_BUY_IN_ANTES} to {MAX_STACK_ANTES} antes)")
         s = self.seats[seat]
         s.player, s.name, s.stack, s.bot = player, name, amount, action.bot
-        s.sitting_out = s.ready = s.leaving = False
+        s.sitting_out = s.ready = s.leaving = s.deal_me_in = False
+        s.if_losing = s.on_tie = None
         s.clear_deal()
         self._events.append(Seated(seat, player, name, amount))
 
@@ -306,6 +307,40 @@ class TableState(BettingMixin, ShowdownMixin):
         self._events.append(Ready(action.seat))
         self._maybe_start()
 
+    # ----------------------------------------------------------------- standing choices
+    def _do_standing(self, action: Action) -> None:
+        """Set one of the seat's standing choices; it answers for him from the next prompt it fits (the door plays
+        `standing_answer` after every action). Nobody else is told: a choice is his own business."""
+        s = self.seats[action.seat]
+        if s.leaving:
+            raise IllegalAction("you are leaving this table")
+        what = STANDING_CHOICES.get(action.choice) if type(action.choice) is str else None
+        if what is None:
+            raise IllegalAction(f"no such standing choice: {action.choice!r} (one of {', '.join(STANDING_CHOICES)})")
+        setattr(s, *what)
+
+    def standing_answer(self) -> Action | None:
+        """The action a standing choice gives now, inside the rules (RULES §6, §7, §10), or None: New deal for a
+        seat with "deal me in" (not one sitting out: that was his own choice, or the clock's), Show or Fold for
+        the seat asked at the showdown, Split or Play on for a tied seat yet to choose."""
+        phase = self.phase
+        seats = self.seats
+        if phase == "waiting":
+            ante = self.ante
+            for i, s in enumerate(seats):
+                if s.player is not None and s.deal_me_in and not s.ready and not s.sitting_out and not s.leaving \
+                        and s.stack >= ante:
+                    return Action("new_deal", seat=i)
+        elif phase == "showdown":
+            turn = self.turn
+            if turn >= 0 and seats[turn].if_losing is not None:
+                return Action("show" if seats[turn].if_losing == "show" else "fold_hand", seat=turn)
+        elif phase == "split_choice":
+            for i in self.tied:
+                if seats[i].choice is None and seats[i].on_tie is not None:
+                    return Action(seats[i].on_tie, seat=i)
+        return None
+
     def _maybe_start(self) -> None:
         # One pass that stops at the first active seat not ready (most presses of New deal end there).
         ante = self.ante
@@ -336,7 +371,8 @@ class TableState(BettingMixin, ShowdownMixin):
             s.all_in = s.stack == 0
             self.pot += ante
         seats = tuple(order)
-        self._events += (DealStarted(self.deal_no, dealer, seats), Ante(seats, ante, self.pot))
+        names = tuple(self.seats[i].name for i in order)
+        self._events += (DealStarted(self.deal_no, dealer, seats, names), Ante(seats, ante, self.pot))
         self._deal_cards()
         self._begin_betting()
 

@@ -8,6 +8,8 @@ ALL_OPENED = 0b111  # `opened` is a bitmask of the three cards' indexes
 class Seat:
     __slots__ = (
         "player", "name", "bot", "stack", "sitting_out", "ready", "leaving",
+        # standing choices (docs/engine.md "Standing choices"): kept from deal to deal while the player sits
+        "deal_me_in", "if_losing", "on_tie",
         # the running deal (or svara):
         "in_deal", "cards", "opened", "level", "folded", "all_in", "blind", "shown", "unseen", "choice",
     )
@@ -20,6 +22,9 @@ class Seat:
         self.sitting_out = False
         self.ready = False  # pressed "New deal" (or came back) since the last deal
         self.leaving = False  # stood up mid-deal: the seat frees when the deal is over (RULES §10)
+        self.deal_me_in = False  # New deal is pressed for him after every deal
+        self.if_losing: str | None = None  # "show" / "fold": his answer to Show or Fold, given ahead (RULES §6)
+        self.on_tie: str | None = None  # "split" / "play_on": his answer to a tie on top, given ahead (RULES §7)
         self.clear_deal()
 
     def clear_deal(self) -> None:

@@ -213,8 +213,13 @@ class ShowdownMixin:
             points = self._points(i) if s.shown else _UNSHOWN
             shares.append(Winner(i, s.player, got, points.points, points.name))
         self.pot = 0
-        shown = []  # seat, packed card indexes for each shown hand
-        for i in self.order:
+        shown = []  # seat, packed card indexes for each shown hand, in the order they were shown (§6, D8)
+        order = self.order
+        first = self.last_caller
+        if first in order and seats[first].shown:  # the last caller showed first; else the order of play did
+            k = order.index(first)
+            order = order[k:] + order[:k]
+        for i in order:
             s = seats[i]
             if s.shown:
                 a, b, c = s.cards

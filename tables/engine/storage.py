@@ -1,4 +1,4 @@
-"""The stored form of a TableState (docs/engine.md "Storage"): format 5, one JSON object with named fields.
+"""The stored form of a TableState (docs/engine.md "Storage"): format 6, one JSON object with named fields.
 
 The server writes it after every action and reads it before the next, so both directions are spelt out field by
 field (plain attribute loads and dict displays are what CPython runs fastest; bench/storage.py measures them
@@ -17,7 +17,7 @@ from .cards import ALL_CARDS, FAMILIES
 from .rules import MAX_SEATS, MIN_SEATS
 from .seat import Seat
 
-STORED_FORMAT = 5
+STORED_FORMAT = 6
 
 _DEAL_PHASES = frozenset(("betting", "blind_round", "dark_round", "showdown", "split_choice", "svara_buy_in"))
 PHASES = frozenset(("waiting", *_DEAL_PHASES))
@@ -31,7 +31,7 @@ STATE_KEYS = (
 )
 SEAT_KEYS = (
     "player", "name", "bot", "stack", "sitting_out", "ready", "leaving", "in_deal", "cards", "opened", "level", "folded",
-    "all_in", "blind", "shown", "unseen", "choice",
+    "all_in", "blind", "shown", "unseen", "choice", "deal_me_in", "if_losing", "on_tie",
 )
 RESULT_KEYS = ("deal_no", "kind", "rake", "pot", "reason", "winners", "shown")
 _N_STATE_KEYS = len(STATE_KEYS)
@@ -58,7 +58,8 @@ def dumps(state) -> str:
             "leaving": s.leaving, "in_deal": s.in_deal,
             "cards": None if cards is None else [_NAME[cards[0]], _NAME[cards[1]], _NAME[cards[2]]],
             "opened": s.opened, "level": s.level, "folded": s.folded, "all_in": s.all_in, "blind": s.blind,
-            "shown": s.shown, "unseen": s.unseen, "choice": s.choice,
+            "shown": s.shown, "unseen": s.unseen, "choice": s.choice, "deal_me_in": s.deal_me_in,
+            "if_losing": s.if_losing, "on_tie": s.on_tie,
         })
     result = state.result
     return _dumps({
@@ -161,7 +162,7 @@ def _build(cls, data: dict):
         s = _new(Seat)
         (
             s.player, s.name, s.bot, s.stack, s.sitting_out, s.ready, s.leaving, s.in_deal, cards, s.opened,
-            s.level, s.folded, s.all_in, s.blind, s.shown, s.unseen, s.choice,
+            s.level, s.folded, s.all_in, s.blind, s.shown, s.unseen, s.choice, s.deal_me_in, s.if_losing, s.on_tie,
         ) = _seat_values(row)
         if cards is not None:
             if type(cards) is not list or len(cards) != 3:

@@ -49,7 +49,7 @@ def view_of(state, seat: int | None) -> dict:
                 points, hand_name = p.points, p.name
         out_seats.append(
             {
-                "seat": i, "player": s.player, "name": s.name, "stack": s.stack,
+                "seat": i, "player": s.player, "name": s.name, "bot": s.bot, "stack": s.stack,
                 "level": s.level if dealt else 0, "status": _status(s) if in_play else (
                     "leaving" if s.leaving else "sitting_out" if s.sitting_out else "waiting"),
                 "in_deal": dealt, "ready": s.ready, "is_dealer": in_play and i == state.dealer,
@@ -66,13 +66,16 @@ def view_of(state, seat: int | None) -> dict:
             "buyers": list(state.buyers), "pot": state.svara_pot,
         }
     legal = []
+    standing = None
     if viewer is not None:
         legal = [{"kind": lg.kind, "min": lg.min, "max": lg.max} for lg in state.legal_actions(viewer)]
+        own = seats[viewer]
+        standing = {"deal_me_in": own.deal_me_in, "if_losing": own.if_losing, "on_tie": own.on_tie}  # his own only
     return {
         "version": state.version, "family": state.family, "ante": state.ante, "deal_no": state.deal_no,
         "phase": state.phase, "you": viewer, "turn": state.turn if state.turn >= 0 else None,
         "dealer": state.dealer if state.dealer >= 0 else None, "button": state.button if state.button >= 0 else None,
         "pot": state.pot, "bet_level": state.bet_level, "svara_chain": state.svara_chain,
         "clock": {"kind": clock.kind, "seats": list(clock.seats), "seconds": clock.seconds} if clock else None,
-        "seats": out_seats, "legal": legal, "svara": svara, "last_result": state.last_result,
+        "seats": out_seats, "legal": legal, "standing": standing, "svara": svara, "last_result": state.last_result,
     }

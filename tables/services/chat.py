@@ -1,4 +1,5 @@
-"""Table chat: between deals only, plain text, sent to the table's group after commit."""
+"""Table chat: between deals only, plain text, kept (the last lines greet a page opened later) and sent to the table's
+group after commit."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..errors import DoorError
+from ..models import ChatLine
 from ..protocol import check_chat_text, check_client_id
 from ..state_io import between_deals, seat_of
 from . import notify, replies
@@ -27,13 +29,10 @@ def _chat(table_id: int, user, text: str, client_id) -> dict:
         state = loads(table)
         if not between_deals(state):
             raise DoorError("chat_closed", "Table chat is open between deals only.")
-        line = {
-            "type": "chat",
-            "user": user.table_name,
-            "seat": seat_of(state, user.pk),
-            "text": text,
-            "at": timezone.now().isoformat(),
-        }
+        line = ChatLine.objects.create(
+            table=table, user=user, name=user.table_name, seat=seat_of(state, user.pk), text=text,
+            said_at=timezone.now(),
+        ).to_json()
         reply = {"type": "ack", "id": client_id, "version": table.version}
         replies.store(table, user, client_id, reply)
         transaction.on_commit(lambda: notify.chat_line(table_id, line))

@@ -10,7 +10,7 @@ carried an id (those three as one statement on PostgreSQL: statements.py). Only 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from functools import cache
 
@@ -179,7 +179,9 @@ def _act(table_id: int, user, command: Command, client_id) -> Ack:
                 _check_add_chips(table, state, seat, command.amount)
             _check_turn(state, seat, command.kind)
             _check_amount(state, seat, command)
-            engine_action = play.Action(command.kind, seat=seat, amount=command.amount, card=command.card)
+            engine_action = play.Action(
+                command.kind, seat=seat, amount=command.amount, card=command.card, choice=command.choice
+            )
         change = play_action(table, state, engine_action, reply_to=None if client_id is None else (user, client_id))
         reply = ack_reply(client_id, table.version)
         if command.kind == "sit":
@@ -283,11 +285,13 @@ def ack_reply(client_id, version: int) -> dict:
 
 
 def play_action(
-    table: Table, state: play.TableState, action: play.Action, announce: bool = True, reply_to=None
+    table: Table, state: play.TableState, action: play.Action, announce: bool = True, reply_to=None,
+    answer_standing: bool = True,
 ) -> notify.Change:
-    """Apply one engine action under the table's lock and write everything it moved, with the ack to the message
-    `reply_to` (user, client id) if it carried an id; after commit, tell (unless the caller announces a later
-    change of the same transaction instead)."""
+    """Apply one engine action under the table's lock and write everything it moved, then the answers of the
+    standing choices it calls for; the ack to the message `reply_to` (user, client id), if it carried an id, is
+    written with the last of them. After commit, tell (unless the caller announces a later change of the same
+    transaction instead)."""
     before = chips_of(state)
     bots = bot_players(state)  # before the action too: a bot whose seat it vacates cashes out to the pool
     deal_before = state.deal_no if state.phase != "waiting" else None
@@ -307,8 +311,9 @@ def play_action(
     now = timezone.now()
     event_rows = history.record(table, deal_before, state.version, events, now)
     _store(table, state, now, action.kind, occupied=bool(after.stacks))
+    answer = state.standing_answer()  # a standing choice this change calls for: answered next, in this transaction
     reply = None
-    if reply_to is not None:
+    if reply_to is not None and answer is None:  # the ack carries the version of the message's last change
         user, client_id = reply_to
         reply = replies.reply_row(table, user, client_id, ack_reply(client_id, table.version))
     if not statements.write_action(table, event_rows, reply):
@@ -319,7 +324,29 @@ def play_action(
     change = _change(table, state, [event.to_json() for event in events], seats_changed, after, bots)
     if announce:
         transaction.on_commit(lambda: notify.table_changes(change))
-    return change
+    if answer is None or not answer_standing:
+        return change
+    return _answer_standing(table, state, change, announce, answer, reply_to)
+
+
+STANDING_ANSWERS_MAX = 64  # more than a deal's prompts: a bound against a fault, never reached in play
+
+
+def _answer_standing(table: Table, state: play.TableState, change: notify.Change, announce: bool, answer,
+                     reply_to) -> notify.Change:  # fmt: skip
+    """A standing choice answers at once, in the same transaction as the change that raised its prompt (each
+    answer is its own version, told in order). The change returned holds every answer's events too, for the
+    player whose action it was."""
+    events = list(change.events)
+    for _ in range(STANDING_ANSWERS_MAX):
+        change = play_action(table, state, answer, announce, reply_to, answer_standing=False)
+        events += change.events
+        answer = state.standing_answer()
+        if answer is None:
+            break
+    else:
+        log.error("table %s v%s: standing choices kept answering; stopped", table.pk, table.version)
+    return replace(change, events=tuple(events))
 
 
 def _change(table: Table, state, events, seats_changed: bool, chips, bots: set[str]) -> notify.Change:

@@ -37,6 +37,27 @@ def _change(table_id: int, user, step: int) -> None:
         if step > 0:
             fields["connected_at"] = now
         Presence.objects.filter(pk=presence.pk).update(**fields)
+        now_open = Presence.objects.filter(pk=presence.pk).values_list("connections", flat=True).first()
+        # Only a seated player's first connection or last disconnection changes who shows offline; a watcher's
+        # coming and going, and a second tab, tell nobody.
+        if (now_open == 1 if step > 0 else now_open == 0) and TableSeat.objects.filter(
+            table_id=table_id, user=user
+        ).exists():
+            transaction.on_commit(lambda: _tell_offline(table_id))
+
+
+def offline_at(table_id: int) -> list[str]:
+    """The player ids (as the engine names them) of the humans seated at the table with no open connection: the
+    table shows them offline (their 2 minutes of RULES §9 run)."""
+    seated = TableSeat.objects.filter(table_id=table_id, user__is_bot=False).values_list("user_id", flat=True)
+    here = Presence.objects.filter(table_id=table_id, connections__gt=0).values_list("user_id", flat=True)
+    return sorted(str(user_id) for user_id in set(seated) - set(here))
+
+
+def _tell_offline(table_id: int) -> None:
+    from . import notify
+
+    notify.group_send(notify.table_group(table_id), {"type": "table.presence", "offline": offline_at(table_id)})
 
 
 def sat_down(table: Table, user) -> None:

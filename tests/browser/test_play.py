@@ -134,7 +134,9 @@ def test_two_players_sign_up_sit_open_bet_call_and_reach_the_showdown_D1_D9(
         number = first.locator("#amount-number")
         expect(first.locator("#amount-box")).to_be_visible()
         low, high = int(number.get_attribute("min")), int(number.get_attribute("max"))
-        first.locator("[data-quick=max]").click()
+        # A bet's top is the pot (D2), not all-in: no "All-in" to press; "Pot" takes the amount to the top.
+        expect(first.locator("[data-quick=max]")).to_be_hidden()
+        first.locator("[data-quick=pot]").click()
         assert int(number.input_value()) == high
         first.locator("[data-quick=min]").click()
         assert int(number.input_value()) == low
@@ -178,9 +180,10 @@ def test_two_players_sign_up_sit_open_bet_call_and_reach_the_showdown_D1_D9(
         phone.wait_for_timeout(1500)
         assert phone.evaluate("document.documentElement.scrollWidth") <= 375
         phone.screenshot(path=str(artifacts / "table-375.png"), full_page=True)
-        # After a reload the deal log starts with the result still on the felt.
-        expect(phone.locator("#log-lines .log-seeded")).to_contain_text("wins")
-        expect(phone.locator("#log-lines .log-seeded")).to_contain_text("top trynki")
+        # After a reload the deal log is the server's log of the deal, to its result and the result's reason.
+        expect(phone.locator("#log-lines .log-deal_started")).to_have_count(1)
+        expect(phone.locator("#log-lines .log-pot_awarded")).to_contain_text("takes")
+        expect(phone.locator("#log-lines .log-pot_awarded")).to_contain_text("the best hand: 31 (top trynki)")
         # The shown cards are big enough to read.
         assert phone.locator("#result .shown-cards .playing-card").first.bounding_box()["width"] >= 28
         assert not anna.js_errors and not boris.js_errors and not phone.js_errors

@@ -130,3 +130,14 @@ def test_three_tied_is_a_svara_at_once():
     act(state, "check", 2)
     events = act(state, "check", 0)
     assert "svara" in types(events) and "split_chosen" not in types(events)
+
+
+def test_the_last_result_lists_the_shown_hands_in_the_order_they_were_shown_D8():
+    """The result panel and the deal log tell one story: the last caller's hand first, then clockwise."""
+    state = table(players=3)
+    deal(state, TEN_A, TRYNKI, LOW)  # seats 1, 2, 0 in the order of play; each shown hand beats the last (D9)
+    act(state, "bet", 1, 10)
+    act(state, "call", 2)
+    events = act(state, "call", 0)
+    assert shown_order(events) == [0, 1, 2]
+    assert [hand["seat"] for hand in state.last_result["shown"]] == [0, 1, 2]

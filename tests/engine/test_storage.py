@@ -1,4 +1,4 @@
-"""The stored form (docs/engine.md "Storage"): format 5, one JSON object with named fields, lossless, readable,
+"""The stored form (docs/engine.md "Storage"): format 6, one JSON object with named fields, lossless, readable,
 copied rather than shared, and refused when it is not ours."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def test_the_stored_text_is_plain_json_naming_every_field_and_card():
     state = table(players=2)
     deal(state, TRYNKI, TEN_A)
     data = json.loads(state.dumps())
-    assert data["format"] == STORED_FORMAT == 5
+    assert data["format"] == STORED_FORMAT == 6
     assert data["version"] == state.version and data["family"] == "classic" and data["phase"] == "betting"
     seats = data["seats"]
     assert [seat["player"] if seat else None for seat in seats] == [s.player for s in state.seats]

@@ -32,18 +32,20 @@ def test_the_view_has_the_documented_shape():
     view = state.view(1)
     assert set(view) == {
         "version", "family", "ante", "deal_no", "phase", "you", "turn", "dealer", "button", "pot", "bet_level",
-        "svara_chain", "clock", "seats", "legal", "svara", "last_result",
+        "svara_chain", "clock", "seats", "legal", "standing", "svara", "last_result",
     }
     assert view["you"] == 1 and view["turn"] == 1 and view["phase"] == "betting"
     assert view["clock"] == {"kind": "move", "seats": [1], "seconds": 20}
     seat = view["seats"][1]
     assert set(seat) == {
-        "seat", "player", "name", "stack", "level", "status", "in_deal", "ready", "is_dealer", "opened",
+        "seat", "player", "name", "bot", "stack", "level", "status", "in_deal", "ready", "is_dealer", "opened",
         "has_looked", "blind", "cards", "shown", "points", "hand_name",
     }
     assert view["seats"][0]["is_dealer"] and seat["status"] == "playing"
     assert {"kind": "bet", "min": 10, "max": 30} in view["legal"]
     assert state.view(None)["legal"] == [] and state.view(None)["you"] is None
+    assert view["standing"] == {"deal_me_in": False, "if_losing": None, "on_tie": None}
+    assert state.view(None)["standing"] is None and seat["bot"] is False
     json.dumps(view)
 
 

@@ -25,15 +25,19 @@ async def open_socket(path: str, sessionid: str | None = None, origin: bytes = O
     return socket, connected
 
 
-async def receive(socket, timeout: float = 3):
-    return json.loads(await socket.receive_from(timeout=timeout))
+async def receive(socket, timeout: float = 3, presence: bool = False):
+    """The next message; a `presence` one (a seated player came or went) only when asked for."""
+    while True:
+        message = json.loads(await socket.receive_from(timeout=timeout))
+        if presence or message.get("type") != "presence":
+            return message
 
 
 async def receive_until(socket, predicate, timeout: float = 3):
     """Messages until one matches; returns (match, everything received on the way)."""
     seen = []
     while True:
-        message = await receive(socket, timeout)
+        message = await receive(socket, timeout, presence=True)
         seen.append(message)
         if predicate(message):
             return message, seen

@@ -1,6 +1,7 @@
-"""Migrations 0003 and 0004 rewrite stored states of format 3 (session 1's packed form) as format 4 (a positional
-array), and format 4 as the engine's format 5 (a keyed object): a table that was mid-deal, or between deals with
-its last result, reads back exactly as the same play gives today."""
+"""Migrations 0003, 0004 and 0008 rewrite stored states of format 3 (session 1's packed form) as format 4 (a
+positional array), format 4 as format 5 (a keyed object), and format 5 as the engine's format 6 (seats with their
+standing choices): a table that was mid-deal, or between deals with its last result, reads back exactly as the same
+play gives today."""
 
 import importlib
 import json
@@ -12,6 +13,7 @@ from tables.engine.play import Action, TableState
 
 migration = importlib.import_module("tables.migrations.0003_state_as_text")
 keyed = importlib.import_module("tables.migrations.0004_state_keyed")
+standing = importlib.import_module("tables.migrations.0008_standing_choices")
 
 # Written by the format 4 engine (commit 3b9ee34) for the same play.
 MID_DEAL_FORMAT_4 = '[4,8,"classic",10,false,50,0,0,0,1,"betting",3,20,-1,0,false,false,9,-1,-1,false,null,0,0,0,-1,[2,3,0],[],[],[],[],null,[["7","Alice",990,false,true,false,true,[9,28,10],0,0,false,false,false,false,false,null],null,["9","Bob",770,false,true,false,true,[26,8,19],2,20,false,false,false,false,false,null],["11","Carol",490,false,true,false,true,[13,35,30],0,0,false,false,false,false,false,null]]]'
@@ -38,9 +40,19 @@ def _play(until_waiting: bool) -> TableState:
     return state
 
 
-def check_same_play(converted: str, until_waiting: bool) -> None:
-    expected = _play(until_waiting)
-    again = TableState.loads(converted)
+def _shown_in_seat_order(state: TableState) -> TableState:
+    """The stored result's shown hands, in seat order: engines before format 6 kept them in the order of play, today's
+    in the order they were shown (D8); the hands themselves are the same."""
+    if state.result is not None:
+        data = state.to_json()
+        data["result"]["shown"].sort(key=lambda hand: hand["seat"])
+        state = TableState.from_json(data)
+    return state
+
+
+def check_same_play(format_5: dict, until_waiting: bool) -> None:
+    expected = _shown_in_seat_order(_play(until_waiting))
+    again = _shown_in_seat_order(TableState.loads(json.dumps(standing._format_5_to_6(format_5))))
     assert again == expected
     assert again.view(0) == expected.view(0) and again.last_result == expected.last_result
     if until_waiting:
@@ -52,14 +64,14 @@ def check_same_play(converted: str, until_waiting: bool) -> None:
 @pytest.mark.parametrize("stored, until_waiting", [(MID_DEAL_FORMAT_3, False), (AFTER_DEAL_FORMAT_3, True)])
 def test_a_format_3_state_becomes_the_same_state_in_format_4_then_5(stored, until_waiting):
     format_4 = migration._format_3_to_4(json.loads(stored))
-    check_same_play(json.dumps(keyed._format_4_to_5(format_4)), until_waiting)
+    check_same_play(keyed._format_4_to_5(format_4), until_waiting)
 
 
 @pytest.mark.parametrize("stored, until_waiting", [(MID_DEAL_FORMAT_4, False), (AFTER_DEAL_FORMAT_4, True)])
 def test_a_format_4_state_becomes_the_same_state_in_format_5(stored, until_waiting):
     converted = keyed._format_4_to_5(json.loads(stored))
     assert converted["format"] == 5 and converted["family"] == "classic"
-    check_same_play(json.dumps(converted), until_waiting)
+    check_same_play(converted, until_waiting)
 
 
 @pytest.mark.parametrize("broken", [
@@ -84,6 +96,16 @@ def test_the_seat_of_a_bot_user_becomes_a_bot_seat_section_8(db):
     stored = MID_DEAL_FORMAT_4.replace('"7","Alice"', f'"{person.pk}","Alice"').replace('"9","Bob"', f'"{bot.pk}","Bob"')
     Table.objects.filter(pk=table.pk).update(state=stored)
     keyed.forwards(apps, None)
+    standing.forwards(apps, None)
     state = TableState.loads(Table.objects.get(pk=table.pk).state)
     assert [s.bot for s in state.seats] == [False, False, True, False] and state.has_bot
     assert state.seats[2].player == str(bot.pk) and state.seats[2].cards == json.loads(MID_DEAL_FORMAT_4)[-1][2][7]
+
+
+def test_a_format_5_state_it_cannot_read_is_refused():
+    format_5 = keyed._format_4_to_5(json.loads(MID_DEAL_FORMAT_4))
+    del format_5["seats"][0]["choice"]
+    with pytest.raises(ValueError):
+        standing._format_5_to_6(format_5)
+    with pytest.raises(ValueError):
+        standing._format_5_to_6({**format_5, "format": 4})
