@@ -8,6 +8,7 @@ viewer's snapshot; the player who acted gets his from the door's answer, once.
 import asyncio
 import logging
 import os
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import orjson
@@ -90,6 +91,7 @@ class TableConsumer(GuardedConsumer):
             self.present = True
             self.heartbeat = asyncio.ensure_future(self.beat())
         # The first snapshot carries the last chat lines and this deal's log: a reloaded page tells the same story.
+        self.offline_read_at = time.time()  # presence messages of lists read before this one are older: skipped
         history = await database_sync_to_async(selectors.history)(self.table_id, self.user_id)
         await self.show(committed, force=True, history=history)
 
@@ -213,4 +215,6 @@ class TableConsumer(GuardedConsumer):
         await self.send_json(message["line"])
 
     async def table_presence(self, message):
+        if message.get("at", 0.0) < getattr(self, "offline_read_at", float("inf")):
+            return
         await self.send_json({"type": "presence", "offline": message["offline"]})

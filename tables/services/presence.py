@@ -3,6 +3,7 @@ them, with a heartbeat so a count left by a dead process goes stale; it drives t
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 from django.conf import settings
@@ -57,7 +58,12 @@ def offline_at(table_id: int) -> list[str]:
 def _tell_offline(table_id: int) -> None:
     from . import notify
 
-    notify.group_send(notify.table_group(table_id), {"type": "table.presence", "offline": offline_at(table_id)})
+    # `at`: when the list was read. A socket that joined the group meanwhile may still receive this message (the
+    # pub/sub layer hands a process's messages to the members it has when they arrive), and skips it when its own
+    # first list was read later.
+    at = time.time()
+    message = {"type": "table.presence", "offline": offline_at(table_id), "at": at}
+    notify.group_send(notify.table_group(table_id), message)
 
 
 def sat_down(table: Table, user) -> None:
