@@ -13,12 +13,16 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.outage import TellWhenUnavailable  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # Without the origin check any site could open a socket with the player's cookies.
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # Without the origin check any site could open a socket with the player's cookies. A socket the platform
+        # cannot serve (PostgreSQL or Redis out of reach) is told so (config/outage.py).
+        "websocket": AllowedHostsOriginValidator(
+            TellWhenUnavailable(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+        ),
     }
 )

@@ -15,6 +15,7 @@ from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from . import clock_watch, selectors, services
+from .errors import TRY_AGAIN_LATER, is_outage, unavailable
 from .protocol import BadMessage, parse_frame
 from .ratelimit import TokenBucket
 from .services import notify
@@ -42,13 +43,33 @@ def error(code: str, message: str, message_id=None) -> dict:
 
 
 class TableConsumer(AsyncWebsocketConsumer):
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception as fault:
+            # Redis went away under an open socket (the channel layer's receive failed): `disconnect` will never
+            # run, so release the presence and stop its heartbeat here; config/outage.py tells the client.
+            if is_outage(fault):
+                try:
+                    await self.leave()
+                except Exception:  # the database may be away too: the heartbeat is cancelled all the same
+                    log.exception("table %s: the presence could not be released", getattr(self, "table_id", "?"))
+            raise
+
     async def connect(self):
         try:
             await self._connect()
-        except Exception:  # an escaping exception would skip `disconnect`: presence and heartbeat would leak
-            log.exception("table %s: a socket failed to open", self.scope["url_route"]["kwargs"].get("table_id"))
-            await self.leave()
-            await self.close(code=1011)
+        except Exception as fault:  # an escaping exception would skip `disconnect`: presence and heartbeat would leak
+            table_id = self.scope["url_route"]["kwargs"].get("table_id")
+            outage = is_outage(fault)
+            log.log(logging.WARNING if outage else logging.ERROR, "table %s: a socket failed to open", table_id,
+                    exc_info=True)  # fmt: skip
+            try:
+                await self.leave()
+            finally:
+                if outage:  # told why, so the client knows to come back
+                    await self.send_json(unavailable())
+                await self.close(code=TRY_AGAIN_LATER if outage else 1011)
 
     async def _connect(self):
         self.present, self.heartbeat = False, None
@@ -107,9 +128,12 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         try:
             await self._receive(text_data, bytes_data)
-        except Exception:  # an escaping exception would kill the consumer without `disconnect`
+        except Exception as fault:  # an escaping exception would kill the consumer without `disconnect`
             log.exception("table %s: a message from %s failed", self.table_id, self.user)
-            await self.send_json(error("server_error", "Something went wrong; nothing was changed."))
+            if is_outage(fault):
+                await self.send_json(unavailable())
+            else:
+                await self.send_json(error("server_error", "Something went wrong; nothing was changed."))
 
     async def _receive(self, text_data=None, bytes_data=None):
         try:
@@ -142,9 +166,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             except services.DoorError as refused:
                 await self.send_json(error(refused.code, refused.message, request.id))
                 return
-            except Exception:  # a bug must not kill the socket; the transaction rolled back, so nothing changed
+            except Exception as fault:  # a bug must not kill the socket; the transaction rolled back: nothing changed
                 log.exception("table %s: %r from %s failed", self.table_id, request, self.user)
-                await self.send_json(error("server_error", "Something went wrong; nothing was changed.", request.id))
+                if is_outage(fault):
+                    await self.send_json(unavailable(request.id))
+                else:
+                    await self.send_json(error("server_error", "Something went wrong; nothing was changed.",
+                                               request.id))  # fmt: skip
                 return
         if request.type == "chat":
             await self.send_json(reply)
