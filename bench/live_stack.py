@@ -386,7 +386,7 @@ class Stack:
 
     def _wait_worker(self, timeout: float = 60) -> None:
         """The worker answers a control ping through the broker (its "ready" line is below the log level)."""
-        worker = next(p for p in self.processes if p.name == "worker")
+        worker = self.current["worker"]
         deadline = time.monotonic() + timeout
         ping = [sys.executable, "-m", "celery", "-A", "config", "inspect", "ping", "--timeout", "2"]
         while True:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import resource
 import sys
 import time
@@ -57,6 +58,16 @@ class DrillPlayer(Player):
         self.connection = 0
         self.fresh = False  # the next frame is the first of a new connection
         self.sent_text: str | None = None
+        self.lazy = common.get("lazy", 0.0)  # how often this player leaves his move to the clock
+
+    def _clock_left(self, snapshot: dict) -> float:
+        left = super()._clock_left(snapshot)
+        clock = snapshot.get("clock") or {}
+        if left != float("inf") and clock.get("kind") != "new_deal" and self.lazy:
+            # Decided once a version (the same answer however often it is asked): this time, let it run out.
+            if random.Random(f"{self.index}:{snapshot['version']}").random() < self.lazy:
+                return 0.0
+        return left
 
     async def open(self) -> None:
         url = self.urls[(self.index + self.connection) % len(self.urls)]
@@ -65,6 +76,7 @@ class DrillPlayer(Player):
                                 open_timeout=10, close_timeout=2, ping_interval=None, max_size=2**22)
         self.connection += 1
         self.fresh = True
+        self.told = False  # this connection heard the error `unavailable`
         self.last_frame = time.monotonic()
         self.reader = asyncio.ensure_future(self.read())
 
@@ -83,6 +95,7 @@ class DrillPlayer(Player):
                     self.run.failure("first_frame_not_snapshot", str(raw)[:200], "reconnect")
         if message.get("type") == "error":
             self.stats[f"error:{message.get('code')}"] += 1
+            self.told = self.told or message.get("code") == "unavailable"
 
     async def send(self, kind: str, fields: dict) -> None:
         wait = self.bucket.wait_time()
@@ -107,6 +120,7 @@ class DrillPlayer(Player):
                 return
             if self.ws.close_code is None:
                 continue
+            self.closed(self.ws.close_code)
             waiting = self.outstanding
             self.outstanding = None
             await self.reconnect()
@@ -120,6 +134,14 @@ class DrillPlayer(Player):
                 except Exception:  # noqa: BLE001 - broke again: the loop reconnects
                     continue
                 await self.wait_answer()
+
+    def closed(self, code: int) -> None:
+        """A socket the server closed on purpose (a close frame with a code, not a dead process's 1006) must have
+        said why first, unless the table closed (4000) or never was (4404)."""
+        self.stats[f"close:{code}"] += 1
+        if code not in (1000, 1006, 4000, 4404) and not self.told:
+            self.stats["closed_untold"] += 1
+            self.run.failure("closed_untold", f"closed with {code} and no word why", "close")
 
     async def watch(self) -> None:
         """A spectator reads (the reader task records) until the socket closes or the run ends."""

@@ -78,12 +78,12 @@ def _die_with_parent() -> None:
 class ClientProcess:
     """drills/client.py in a process of its own: `start()`, `stop()` (tells it to finish), `result()`."""
 
-    def __init__(self, crowd: Crowd, mode: str = "full", seed: int = 1, drain: float = 30.0):
+    def __init__(self, crowd: Crowd, mode: str = "full", seed: int = 1, drain: float = 30.0, lazy: float = 0.0):
         self.work = Path(tempfile.mkdtemp(prefix="svara-drill-client-"))
         self.frames_path = self.work / "frames.tsv"
         self.spec_path, self.result_path = self.work / "spec.json", self.work / "result.json"
         self.spec_path.write_text(json.dumps({"players": crowd.specs, "mode": mode, "seed": seed, "drain": drain,
-                                              "frames": str(self.frames_path)}))
+                                              "frames": str(self.frames_path), "lazy": lazy}))
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 120) -> float:

@@ -95,6 +95,7 @@ def main(argv: list[str]) -> int:
         say("# starting the deployment")
         stack.start()
         os.environ.update(live_stack.server_env(stack.db_url, stack.redis_url))
+        os.environ["DB_POOL"] = "0"  # the drill's own few queries: a new connection each, never one a restart cut
         import django
 
         django.setup()
