@@ -2,7 +2,7 @@
 
 A fault reaching PostgreSQL or Redis (tables/errors.py `is_outage`) that escapes the application — the session
 lookup before any consumer runs, or the channel layer failing under an open socket — used to end the socket with
-daphne's bare 1011. The client is told instead: an `unavailable` error frame, then a close with 1013 (try again
+daphne's bare 1011. The client is told instead: an `unavailable` error frame, then a close with 4503 (try again
 later). Consumers tell it themselves where they can (a failed connect, a failed message).
 """
 
@@ -10,7 +10,7 @@ import logging
 
 import orjson
 
-from tables.errors import TRY_AGAIN_LATER, is_outage, unavailable
+from tables.errors import CLOSE_UNAVAILABLE, is_outage, unavailable
 
 log = logging.getLogger(__name__)
 
@@ -40,4 +40,4 @@ class TellWhenUnavailable:
             if not seen["accepted"]:
                 await send({"type": "websocket.accept"})
             await send({"type": "websocket.send", "text": orjson.dumps(unavailable()).decode()})
-            await send({"type": "websocket.close", "code": TRY_AGAIN_LATER})
+            await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})

@@ -84,7 +84,9 @@ class DrillPlayer(Player):
         self.recorder.write(self.spec["table"], self.user, self.connection, raw)
         if self.fresh:
             self.fresh = False
-            if self.connection > 1:
+            if message.get("type") == "error" and message.get("code") == "unavailable":
+                self.stats["refused_unavailable"] += 1  # told the server cannot serve now; the socket closes
+            elif self.connection > 1:
                 self.stats["reconnects"] += 1
                 whole = message.get("type") == "snapshot" and SNAPSHOT_KEYS <= message.keys() and isinstance(
                     message.get("state"), dict)
@@ -137,9 +139,9 @@ class DrillPlayer(Player):
 
     def closed(self, code: int) -> None:
         """A socket the server closed on purpose (a close frame with a code, not a dead process's 1006) must have
-        said why first, unless the table closed (4000) or never was (4404)."""
+        said why: 4503 after the error `unavailable`, 4000 (the table closed) or 4404 (no such table)."""
         self.stats[f"close:{code}"] += 1
-        if code not in (1000, 1006, 4000, 4404) and not self.told:
+        if code not in (1000, 1006, 4000, 4404) and not (self.told and code == 4503):
             self.stats["closed_untold"] += 1
             self.run.failure("closed_untold", f"closed with {code} and no word why", "close")
 

@@ -15,7 +15,7 @@ from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from . import clock_watch, selectors, services
-from .errors import TRY_AGAIN_LATER, is_outage, unavailable
+from .errors import CLOSE_UNAVAILABLE, is_outage, unavailable
 from .protocol import BadMessage, parse_frame
 from .ratelimit import TokenBucket
 from .services import notify
@@ -69,7 +69,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             finally:
                 if outage:  # told why, so the client knows to come back
                     await self.send_json(unavailable())
-                await self.close(code=TRY_AGAIN_LATER if outage else 1011)
+                await self.close(code=CLOSE_UNAVAILABLE if outage else 1011)
 
     async def _connect(self):
         self.present, self.heartbeat = False, None

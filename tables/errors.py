@@ -24,7 +24,9 @@ def is_outage(fault: BaseException) -> bool:
 
 UNAVAILABLE = "The server cannot reach its database or its message bus right now; nothing was changed. " \
               "Reconnect in a moment."
-TRY_AGAIN_LATER = 1013  # WebSocket close code (IANA registry): the server cannot serve now, come back later
+# The close code after `unavailable`: an application code (daphne's autobahn sends only 1000 and 3000-4999, so
+# the registry's 1013 "try again later" would itself fail and end as 1011); 4503 after HTTP's 503, like 4404.
+CLOSE_UNAVAILABLE = 4503
 
 
 def unavailable(message_id=None) -> dict:

@@ -1,5 +1,5 @@
 """A socket the platform cannot serve is told so: while PostgreSQL or Redis is out of reach, a client gets the
-error `unavailable` and a close with 1013 (try again later), never a bare 1011 it cannot tell from a bug; and
+error `unavailable` and a close with 4503 (try again later), never a bare 1011 it cannot tell from a bug; and
 a socket Redis dropped gives its presence back. Found by the fault drill (drills/faults.py, docs/reliability.md).
 
 The outages are real: the database settings point at a port nothing listens on, and a real redis-server is
@@ -70,7 +70,7 @@ def test_a_spectator_connecting_while_the_database_is_away_is_told_unavailable(c
         connected, frame, closing = async_to_sync(scenario)()
     assert connected
     assert frame["type"] == "error" and frame["code"] == "unavailable"
-    assert closing == {"type": "websocket.close", "code": 1013}
+    assert closing == {"type": "websocket.close", "code": 4503}
 
 
 def test_a_player_connecting_while_the_database_is_away_is_told_unavailable(classic_table, players):
@@ -86,7 +86,7 @@ def test_a_player_connecting_while_the_database_is_away_is_told_unavailable(clas
         connected, frame, closing = async_to_sync(scenario)()
     assert connected
     assert frame["type"] == "error" and frame["code"] == "unavailable"
-    assert closing == {"type": "websocket.close", "code": 1013}
+    assert closing == {"type": "websocket.close", "code": 4503}
 
 
 def test_a_move_while_the_database_is_away_is_answered_unavailable_and_changes_nothing(classic_table, players):
@@ -155,6 +155,6 @@ def test_a_socket_redis_dropped_is_told_unavailable_and_gives_its_presence_back(
     snapshot, frame, closing = async_to_sync(scenario)()
     assert snapshot["type"] == "snapshot" and snapshot["seat"] == 0
     assert frame["type"] == "error" and frame["code"] == "unavailable"
-    assert closing == {"type": "websocket.close", "code": 1013}
+    assert closing == {"type": "websocket.close", "code": 4503}
     # The heartbeat stopped with it: a dead connection must not keep the player "online" (RULES §9).
     assert Presence.objects.get(table=classic_table, user=players[0]).connections == 0
