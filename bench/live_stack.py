@@ -44,6 +44,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def check_port_free(port: int, what: str) -> None:
+    """A server of the stack's own on a fixed port: refuse to start if something else listens there (it would be
+    taken for ours)."""
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            raise StackError(f"port {port} for {what} is in use (another run?): choose another") from None
+
+
 def _die_with_parent() -> None:
     """In the child before exec: its own session, SIGTERM when the tool dies, and room for many sockets."""
     os.setsid()
@@ -196,6 +206,7 @@ class PostgresCluster:
         self.log_dir = log_dir
 
     def init(self) -> None:
+        check_port_free(self.port, "PostgreSQL")
         for binary in ("initdb", "pg_ctl", "postgres"):
             if shutil.which(binary) is None:
                 raise StackError(f"{binary} is not on PATH (PostgreSQL's server binaries)")
@@ -331,6 +342,7 @@ class Stack:
         redis_server = shutil.which("redis-server")
         if redis_server is None:
             raise StackError("redis-server is not installed (apt-get install redis-server)")
+        check_port_free(self.redis_port, "Redis")
         redis = self.spawn("redis", [redis_server, "--port", str(self.redis_port), "--bind", "127.0.0.1",
                                      "--save", "", "--appendonly", "no", "--maxclients", "20000"])
         if self.postgres is not None:
