@@ -15,6 +15,7 @@ running deals end and writes its figures to RESULT.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import resource
@@ -122,6 +123,10 @@ class DrillPlayer(Player):
                 return
             if self.ws.close_code is None:
                 continue
+            # The close code shows before the reader has handed on the frames that came ahead of it (the
+            # `unavailable` that says why): let it finish first.
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self.reader), 5)
             self.closed(self.ws.close_code)
             waiting = self.outstanding
             self.outstanding = None
