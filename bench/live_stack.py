@@ -330,7 +330,20 @@ class Stack:
             wait_http(f"{self.web_urls[index]}/accounts/login/", process, 60, "serving the login page")
         elif name == "redis":
             self._wait_redis(process)
+        elif name == "beat":
+            self._wait_beat(process)
         return process
+
+    def _wait_beat(self, beat: Process, timeout: float = 60) -> None:
+        """Beat works again once it sends a due task (its INFO line; the drills run Celery's log at INFO): until
+        then a restarted beat is as good as dead, and the next fault would find two processes down."""
+        deadline = time.monotonic() + timeout
+        while "Sending due task" not in beat.log():
+            if not beat.alive():
+                beat.fail(f"exited with status {beat.popen.returncode}")
+            if time.monotonic() > deadline:
+                beat.fail(f"sent no task in {timeout:.0f} s")
+            time.sleep(0.2)
 
     def restart_postgres(self) -> None:
         """Stop the stack's own PostgreSQL (fast: every connection is cut) and start it again."""
