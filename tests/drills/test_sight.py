@@ -47,7 +47,7 @@ def frames_of(table: RecordedTable):
 @pytest.fixture(scope="module", params=["classic", "bulgarian"])
 def played(request):
     table = RecordedTable(request.param, 4, seed=11, timeouts=0.2)
-    table.play_deals(100)
+    table.play_deals(150)
     return table
 
 
