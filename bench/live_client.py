@@ -197,6 +197,7 @@ class Player:
                 now = time.perf_counter()
                 self.last_frame = time.monotonic()
                 message = orjson.loads(raw)
+                self.heard(raw, message)
                 kind = message.get("type")
                 run.counts["frames"] += 1
                 if kind == "snapshot":
@@ -244,6 +245,9 @@ class Player:
                 run.counts["unexpected_closes"] += 1
             self.changed.set()
             self.answered.set()
+
+    def heard(self, raw, message: dict) -> None:
+        """Every frame as it came, before it is acted on (the drills record them here)."""
 
     async def send(self, kind: str, fields: dict) -> None:
         wait = self.bucket.wait_time()

@@ -44,6 +44,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def check_port_free(port: int, what: str) -> None:
+    """A server of the stack's own on a fixed port: refuse to start if something else listens there (it would be
+    taken for ours)."""
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            raise StackError(f"port {port} for {what} is in use (another run?): choose another") from None
+
+
 def _die_with_parent() -> None:
     """In the child before exec: its own session, SIGTERM when the tool dies, and room for many sockets."""
     os.setsid()
@@ -55,14 +65,29 @@ def _die_with_parent() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
+def _as_postgres() -> None:
+    """PostgreSQL refuses to run as root: its own cluster's processes run as the `postgres` user."""
+    if os.geteuid() == 0:
+        import pwd
+
+        entry = pwd.getpwnam("postgres")
+        os.setgid(entry.pw_gid)
+        os.setuid(entry.pw_uid)
+
+
+def _die_with_parent_as_postgres() -> None:
+    _die_with_parent()
+    _as_postgres()
+
+
 class Process:
-    def __init__(self, name: str, args: list[str], env: dict, log_dir: Path):
+    def __init__(self, name: str, args: list[str], env: dict, log_dir: Path, as_postgres: bool = False):
         self.name, self.args = name, args
         self.log_path = log_dir / f"{name}.log"
         self._log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
         self.popen = subprocess.Popen(
             args, cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            preexec_fn=_die_with_parent,
+            preexec_fn=_die_with_parent_as_postgres if as_postgres else _die_with_parent,
         )
         self.pid = self.popen.pid
 
@@ -85,6 +110,15 @@ class Process:
                 os.killpg(self.pid, signal.SIGTERM)
             except ProcessLookupError:
                 pass
+
+    def kill(self) -> None:
+        """SIGKILL to the whole process group (a daphne, or the worker with its pool): no clean-up runs."""
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.popen.wait(timeout=10)
+        self._log.close()
 
     def wait_or_kill(self, timeout: float) -> None:
         try:
@@ -159,11 +193,84 @@ def wait_http(url: str, process: Process | None, timeout: float, what: str) -> N
     raise StackError(f"{url} did not answer in {timeout:.0f} s ({last})")
 
 
+class PostgresCluster:
+    """A PostgreSQL server of the stack's own (the fault drill restarts it): `initdb` into a temporary directory,
+    `postgres` on a spare port as a child of this process (so it dies with it), `pg_ctl stop` to stop it."""
+
+    def __init__(self, port: int, log_dir: Path, say=print):
+        self.port, self.say = port, say
+        self.data = log_dir / "pgdata"
+        self.admin_url = f"postgres://postgres@127.0.0.1:{port}/postgres"
+        self.process: Process | None = None
+        self.starts = 0
+        self.log_dir = log_dir
+
+    def init(self) -> None:
+        check_port_free(self.port, "PostgreSQL")
+        for binary in ("initdb", "pg_ctl", "postgres"):
+            if shutil.which(binary) is None:
+                raise StackError(f"{binary} is not on PATH (PostgreSQL's server binaries)")
+        self.data.mkdir()
+        if os.geteuid() == 0:
+            import pwd
+
+            entry = pwd.getpwnam("postgres")
+            os.chown(self.data, entry.pw_uid, entry.pw_gid)
+            os.chmod(self.log_dir, 0o755)
+        result = subprocess.run(
+            [shutil.which("initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
+             "--no-sync", "--locale=C"], capture_output=True, text=True, preexec_fn=_as_postgres,
+        )
+        if result.returncode:
+            raise StackError(f"initdb failed:\n{result.stdout[-2000:]}{result.stderr[-2000:]}")
+        with open(self.data / "postgresql.conf", "a") as conf:
+            conf.write(f"\nlisten_addresses = '127.0.0.1'\nport = {self.port}\nmax_connections = 300\n"
+                       f"unix_socket_directories = '{self.data}'\nshared_buffers = 64MB\n")
+
+    def start(self, spawn) -> Process:
+        self.starts += 1
+        self.process = spawn(f"postgres.{self.starts}" if self.starts > 1 else "postgres",
+                             [shutil.which("postgres"), "-D", str(self.data)], as_postgres=True)
+        self.wait_ready()
+        return self.process
+
+    def wait_ready(self, timeout: float = 30) -> None:
+        import psycopg
+
+        deadline = time.monotonic() + timeout
+        while True:
+            if not self.process.alive():
+                self.process.fail(f"exited with status {self.process.popen.returncode}")
+            try:
+                with psycopg.connect(self.admin_url, connect_timeout=2) as connection:
+                    connection.execute("SELECT 1")
+                return
+            except psycopg.OperationalError:
+                if time.monotonic() > deadline:
+                    self.process.fail(f"did not accept a connection in {timeout:.0f} s")
+                time.sleep(0.1)
+
+    def stop(self, mode: str = "fast") -> None:
+        """`pg_ctl stop -m fast`: connections are cut, the WAL is flushed, nothing committed is lost."""
+        if self.process is None or not self.process.alive():
+            return
+        result = subprocess.run([shutil.which("pg_ctl"), "stop", "-D", str(self.data), "-m", mode, "-w", "-t", "30"],
+                                capture_output=True, text=True, preexec_fn=_as_postgres)
+        if result.returncode and self.process.alive():
+            raise StackError(f"pg_ctl stop failed:\n{result.stdout[-2000:]}{result.stderr[-2000:]}")
+        self.process.popen.wait(timeout=30)
+
+
 class Stack:
     """Start with `start()`, always `stop()` (a context manager does both)."""
 
-    def __init__(self, keep: bool = False, echo: bool = True, say=print):
+    def __init__(self, keep: bool = False, echo: bool = True, say=print, extra_env: dict | None = None,
+                 own_postgres_port: int | None = None, redis_port: int | None = None):
         self.keep, self.echo, self.say = keep, echo, say
+        self.extra_env = dict(extra_env or {})  # e.g. the drills' faster clocks, for every server process
+        self.commands: dict[str, list[str]] = {}  # by name, to start a killed process again (`respawn`)
+        self.current: dict[str, Process] = {}  # by name, the newest process of that name
+        self.starts: dict[str, int] = {}
         self.run_id = f"{os.getpid()}_{int(time.time()) % 100000}"
         self.log_dir = Path(tempfile.mkdtemp(prefix="svara-bench-live-"))
         self.processes: list[Process] = []
@@ -173,9 +280,13 @@ class Stack:
         self.echo_process: Process | None = None
         self.db_name = f"svara_bench_live_{self.run_id}"
         self.db_created = False
-        self.redis_port = free_port()
+        self.redis_port = redis_port or free_port()
         self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
-        self.db_url = database_url(self.db_name)
+        # With `own_postgres_port` the stack runs a PostgreSQL server of its own there (the fault drill restarts
+        # it); otherwise its database lives on the machine's server.
+        self.postgres = PostgresCluster(own_postgres_port, self.log_dir, say) if own_postgres_port else None
+        self.pg_admin_url = self.postgres.admin_url if self.postgres else PG_ADMIN_URL
+        self.db_url = database_url(self.db_name, self.pg_admin_url)
 
     def __enter__(self):
         try:
@@ -191,22 +302,68 @@ class Stack:
     def env(self) -> dict:
         env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_ALLOW_ASYNC_UNSAFE", "SVARA_CI"}}
         env.update(server_env(self.db_url, self.redis_url))
+        env.update(self.extra_env)
         return env
 
-    def spawn(self, name: str, args: list[str], env: dict | None = None) -> Process:
-        process = Process(name, args, env or self.env(), self.log_dir)
+    def spawn(self, name: str, args: list[str], env: dict | None = None, as_postgres: bool = False) -> Process:
+        process = Process(name, args, env or self.env(), self.log_dir, as_postgres=as_postgres)
         self.processes.append(process)
+        base = name.split(".")[0]
+        self.commands.setdefault(base, args)
+        self.current[base] = process
         return process
+
+    def kill(self, name: str) -> Process:
+        """SIGKILL the newest process of that name (web1, web2, worker, beat, redis)."""
+        process = self.current[name]
+        process.kill()
+        return process
+
+    def respawn(self, name: str) -> Process:
+        """Start a killed process again with the same command (its log: `<name>.<n>.log`); a daphne is waited
+        for until it serves."""
+        self.starts[name] = self.starts.get(name, 1) + 1
+        process = self.spawn(f"{name}.{self.starts[name]}", self.commands[name])
+        if name.startswith("web"):
+            index = int(name[3:]) - 1
+            self.web[index] = process
+            wait_http(f"{self.web_urls[index]}/accounts/login/", process, 60, "serving the login page")
+        elif name == "redis":
+            self._wait_redis(process)
+        elif name == "beat":
+            self._wait_beat(process)
+        return process
+
+    def _wait_beat(self, beat: Process, timeout: float = 60) -> None:
+        """Beat works again once it sends a due task (its INFO line; the drills run Celery's log at INFO): until
+        then a restarted beat is as good as dead, and the next fault would find two processes down."""
+        deadline = time.monotonic() + timeout
+        while "Sending due task" not in beat.log():
+            if not beat.alive():
+                beat.fail(f"exited with status {beat.popen.returncode}")
+            if time.monotonic() > deadline:
+                beat.fail(f"sent no task in {timeout:.0f} s")
+            time.sleep(0.2)
+
+    def restart_postgres(self) -> None:
+        """Stop the stack's own PostgreSQL (fast: every connection is cut) and start it again."""
+        self.postgres.stop("fast")
+        self.postgres.start(self.spawn)
 
     def start(self) -> None:
         started = time.monotonic()
         redis_server = shutil.which("redis-server")
         if redis_server is None:
             raise StackError("redis-server is not installed (apt-get install redis-server)")
+        check_port_free(self.redis_port, "Redis")
         redis = self.spawn("redis", [redis_server, "--port", str(self.redis_port), "--bind", "127.0.0.1",
                                      "--save", "", "--appendonly", "no", "--maxclients", "20000"])
+        if self.postgres is not None:
+            self.postgres.init()
+            self.postgres.start(self.spawn)
+            self.say(f"  own PostgreSQL on port {self.postgres.port}")
         self.say(f"  database {self.db_name}, redis on port {self.redis_port}, logs in {self.log_dir}")
-        pg_admin(f'CREATE DATABASE "{self.db_name}"')
+        pg_admin(f'CREATE DATABASE "{self.db_name}"', self.pg_admin_url)
         self.db_created = True
         self._wait_redis(redis)
         manage = [sys.executable, "manage.py"]
@@ -254,7 +411,7 @@ class Stack:
 
     def _wait_worker(self, timeout: float = 60) -> None:
         """The worker answers a control ping through the broker (its "ready" line is below the log level)."""
-        worker = next(p for p in self.processes if p.name == "worker")
+        worker = self.current["worker"]
         deadline = time.monotonic() + timeout
         ping = [sys.executable, "-m", "celery", "-A", "config", "inspect", "ping", "--timeout", "2"]
         while True:
@@ -268,7 +425,7 @@ class Stack:
             time.sleep(0.5)
 
     def check_alive(self) -> None:
-        for process in self.processes:
+        for process in self.current.values():
             if not process.alive():
                 process.fail(f"died with status {process.popen.returncode}")
 
@@ -280,13 +437,24 @@ class Stack:
         # Ignore a second Ctrl-C (or SIGTERM) while cleaning up: half a clean-up leaves orphans.
         previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
         try:
-            for process in reversed(self.processes):
+            servers = [p for p in self.processes if not p.name.startswith("postgres")]
+            for process in reversed(servers):
                 process.terminate()
-            for process in reversed(self.processes):
+            for process in reversed(servers):
                 process.wait_or_kill(10)
-            if self.db_created and not self.keep:
+            if self.postgres is not None:  # its own server: stopped, and its directory goes with the logs
                 try:
-                    pg_admin(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
+                    self.postgres.stop("fast")
+                except StackError as failure:
+                    self.say(f"  {failure}")
+                for process in self.processes:
+                    if process.name.startswith("postgres"):
+                        process.wait_or_kill(10)
+                if not self.keep:
+                    shutil.rmtree(self.log_dir, ignore_errors=True)
+            elif self.db_created and not self.keep:
+                try:
+                    pg_admin(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)', self.pg_admin_url)
                     self.db_created = False
                 except Exception as failure:  # noqa: BLE001 - say so, do not hide the original error
                     self.say(f"  could not drop database {self.db_name}: {failure}")

@@ -15,6 +15,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from config.client_address import TrustedProxies  # noqa: E402
+from config.outage import TellWhenUnavailable  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
 # The client's address comes from X-Forwarded-For only when a trusted proxy sent it (SVARA_TRUSTED_PROXIES).
@@ -22,8 +23,11 @@ application = TrustedProxies(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            # Without the origin check any site could open a socket with the player's cookies.
-            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            # Without the origin check any site could open a socket with the player's cookies. A socket the
+            # platform cannot serve (PostgreSQL or Redis out of reach) is told so (config/outage.py).
+            "websocket": AllowedHostsOriginValidator(
+                TellWhenUnavailable(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+            ),
         }
     ),
     settings.SVARA_TRUSTED_PROXIES,

@@ -15,6 +15,7 @@ import orjson
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
 
 from . import clock_watch, selectors, services
+from .errors import CLOSE_UNAVAILABLE, is_outage, unavailable
 from .protocol import BadMessage, parse_frame
 from .ratelimit import TokenBucket
 from .services import notify
@@ -57,12 +58,20 @@ class TableConsumer(GuardedConsumer):
     async def connect(self):
         try:
             await self._connect()
-        except Exception:  # an escaping exception would skip `disconnect`: presence and heartbeat would leak
-            log.exception("table %s: a socket failed to open", self.scope["url_route"]["kwargs"].get("table_id"))
-            await self.leave()
-            # The client learns why before the close (a daphne that cannot reach Redis, say), not just 1011.
-            await self.send_json(error("server_error", "The server cannot serve this table now; try again soon."))
-            await self.close(code=1011)
+        except Exception as fault:  # an escaping exception would skip `disconnect`: presence and heartbeat would leak
+            table_id = self.scope["url_route"]["kwargs"].get("table_id")
+            outage = is_outage(fault)
+            log.log(logging.WARNING if outage else logging.ERROR, "table %s: a socket failed to open", table_id,
+                    exc_info=True)  # fmt: skip
+            try:
+                await self.leave()
+            finally:
+                # Told why: an outage, so the client knows to come back, or our fault.
+                if outage:
+                    await self.send_json(unavailable())
+                else:
+                    await self.send_json(error("server_error", "The server cannot serve this table now; try again soon."))
+                await self.close(code=CLOSE_UNAVAILABLE if outage else 1011)
 
     async def _connect(self):
         self.present, self.heartbeat, self.group = False, None, None
@@ -137,9 +146,12 @@ class TableConsumer(GuardedConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         try:
             await self._receive(text_data, bytes_data)
-        except Exception:  # an escaping exception would kill the consumer without `disconnect`
+        except Exception as fault:  # an escaping exception would kill the consumer without `disconnect`
             log.exception("table %s: a message from %s failed", self.table_id, self.user)
-            await self.send_json(error("server_error", "Something went wrong; nothing was changed."))
+            if is_outage(fault):
+                await self.send_json(unavailable())
+            else:
+                await self.send_json(error("server_error", "Something went wrong; nothing was changed."))
 
     async def _receive(self, text_data=None, bytes_data=None):
         try:
@@ -172,9 +184,13 @@ class TableConsumer(GuardedConsumer):
             except services.DoorError as refused:
                 await self.send_json(error(refused.code, refused.message, request.id))
                 return
-            except Exception:  # a bug must not kill the socket; the transaction rolled back, so nothing changed
+            except Exception as fault:  # a bug must not kill the socket; the transaction rolled back: nothing changed
                 log.exception("table %s: %r from %s failed", self.table_id, request, self.user)
-                await self.send_json(error("server_error", "Something went wrong; nothing was changed.", request.id))
+                if is_outage(fault):
+                    await self.send_json(unavailable(request.id))
+                else:
+                    await self.send_json(error("server_error", "Something went wrong; nothing was changed.",
+                                               request.id))  # fmt: skip
                 return
         if request.type == "chat":
             await self.send_json(reply)

@@ -8,3 +8,27 @@ class DoorError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def is_outage(fault: BaseException) -> bool:
+    """The fault is a server the platform needs (PostgreSQL, Redis) out of reach, not a bug: the client is told
+    `unavailable` and may try again in a moment."""
+    import psycopg
+    from django.db import InterfaceError, OperationalError
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    return isinstance(fault, (OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError,
+                              RedisConnectionError, RedisTimeoutError, ConnectionError))
+
+
+UNAVAILABLE = "The server cannot reach its database or its message bus right now; nothing was changed. " \
+              "Reconnect in a moment."
+# The close code after `unavailable`: an application code (daphne's autobahn sends only 1000 and 3000-4999, so
+# the registry's 1013 "try again later" would itself fail and end as 1011); 4503 after HTTP's 503, like 4404.
+CLOSE_UNAVAILABLE = 4503
+
+
+def unavailable(message_id=None) -> dict:
+    """The error frame of an outage (docs/protocol.md, `unavailable`)."""
+    return {"type": "error", "code": "unavailable", "message": UNAVAILABLE, "id": message_id}

@@ -12,6 +12,8 @@ import orjson
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from .errors import is_outage
+
 log = logging.getLogger(__name__)
 
 FAULT = {"type": "error", "code": "server_error", "message": "The server lost this connection; reconnect.", "id": None}
@@ -39,12 +41,16 @@ class GuardedConsumer(AsyncWebsocketConsumer):
     async def __call__(self, scope, receive, send):
         try:
             await super().__call__(scope, receive, send)
-        except Exception:
-            log.exception("the consumer of %s died", scope.get("path"))
+        except Exception as fault:
+            outage = is_outage(fault)
+            log.log(logging.WARNING if outage else logging.ERROR, "the consumer of %s died", scope.get("path"),
+                    exc_info=True)  # fmt: skip
             try:
                 await self.on_fault()
             except Exception:
                 log.exception("the consumer of %s could not release its connection", scope.get("path"))
+            if outage:
+                raise  # config/outage.py tells the client `unavailable` and closes with 4503
             try:
                 if not self.accepted:  # it died in the handshake (no channel: Redis out of reach): say why all the same
                     await send({"type": "websocket.accept"})

@@ -274,3 +274,42 @@ def test_one_broken_table_does_not_hold_up_the_other_tables_clocks_S9(players, s
     version = table_row(healthy).version
     assert tasks.sweep_overdue_clocks() == 1
     assert table_row(healthy).version == version + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_watcher_runs_out_a_clock_while_every_door_thread_is_busy_S9(players, settings):
+    """A daphne whose door threads are all taken (the clients of a daphne that died reconnect to it and resend
+    their moves) still enforces clocks: its watcher does not wait in the door's queue (found by the fault drill)."""
+    import threading
+
+    from asgiref.sync import async_to_sync
+
+    from tables import consumers
+
+    from .sockets import open_socket, receive_until
+
+    settings.SVARA_CLOCK_SCALE = 0.05  # a move clock of 1 s
+    settings.SVARA_CLOCK_WATCH_SECONDS = 0.05
+    table = services.create_table(players[0], "classic", 10, 2, False)
+    start_deal(table, players[:2])
+    version = table_row(table).version
+    release = threading.Event()
+    busy = [consumers._door_threads.submit(release.wait, 30) for _ in range(consumers.DOOR_THREADS)]
+
+    async def scenario():
+        watcher, _ = await open_socket(f"/ws/tables/{table.pk}/")  # connecting starts this loop's watcher
+        try:
+            snapshot, _ = await receive_until(watcher, lambda m: m["type"] == "snapshot" and m["version"] > version,
+                                              10)
+        finally:
+            release.set()
+        await watcher.disconnect()
+        return snapshot
+
+    try:
+        snapshot = async_to_sync(scenario)()
+    finally:
+        release.set()
+        for future in busy:
+            future.result(timeout=30)
+    assert snapshot["version"] == version + 1  # the clock ran out while no door thread was free

@@ -1,0 +1,88 @@
+"""The frame audit's checker (drills/sight.py) on random play of the pure engine: every honest frame passes, and
+every kind of planted leak is caught (D1: own card only after opening; §6: others' only when shown, a hand folded
+unseen never; spectators nothing hidden)."""
+
+from datetime import UTC, datetime
+
+import pytest
+
+from drills import sight
+from drills.truth import TableTruth, Version
+from tables.engine.simulate import RandomTable
+from tables.state_io import events_for
+
+
+class RecordedTable(RandomTable):
+    """Random play that keeps every version's stored text and the events of each change, as the drill does."""
+
+    def __init__(self, *args, **kwargs):
+        self.kept: list[Version] = []
+        self.changes: list[tuple[int, list[dict]]] = []
+        super().__init__(*args, **kwargs)
+
+    def apply(self, action):
+        events = super().apply(action)
+        version = self.state.version
+        self.kept.append(Version(version, self.state.dumps(), None, datetime.now(UTC), 0))
+        self.changes.append((version, [event.to_json() for event in events]))
+        return events
+
+
+def frames_of(table: RecordedTable):
+    """(viewer, frame) as the consumer sends them: each change's visible events, then the viewer's snapshot."""
+    truth = TableTruth(1, table.kept)
+    for version, events in table.changes:
+        state = truth.state(version)
+        viewers = [s.player for s in state.seats if s.player is not None] + [None]
+        for viewer in viewers:
+            seat = sight.seat_of(state, viewer)
+            view = state.view(seat)
+            visible = events_for(events, seat)
+            if visible:
+                yield viewer, {"type": "event", "version": version, "events": visible}
+            yield viewer, {"type": "snapshot", "version": version, "seat": seat, "table": {"id": 1}, "clock": None,
+                           "legal": view["legal"], "state": view}
+
+
+@pytest.fixture(scope="module", params=["classic", "bulgarian"])
+def played(request):
+    table = RecordedTable(request.param, 4, seed=11, timeouts=0.2)
+    table.play_deals(150)
+    return table
+
+
+def test_honest_frames_pass_the_checker_D1(played):
+    checker = sight.Checker(TableTruth(1, played.kept))
+    leaks = []
+    for viewer, frame in frames_of(played):
+        leaks += checker.check(frame, viewer)
+    assert leaks == []
+    assert checker.cards_seen > 1000
+
+
+def test_every_kind_of_planted_leak_is_caught_D1(played):
+    truth = TableTruth(1, played.kept)
+    planted = dict.fromkeys(sight.LEAK_KINDS, 0)
+    missed = []
+    for viewer, frame in frames_of(played):
+        for kind in sight.LEAK_KINDS:
+            forged = sight.plant(kind, frame, viewer, truth)
+            if forged is None:
+                continue
+            planted[kind] += 1
+            if not sight.Checker(truth).check(forged, viewer):
+                missed.append((kind, viewer, frame["version"]))
+    assert missed == []
+    assert all(planted.values()), planted
+
+
+def test_a_frame_of_a_version_never_stored_is_a_failure_not_a_pass(played):
+    checker = sight.Checker(TableTruth(1, played.kept))
+    leaks = checker.check({"type": "snapshot", "version": 10**6, "seat": None, "state": {}}, None)
+    assert [leak.where for leak in leaks] == ["version"]
+
+
+def test_a_card_anywhere_else_in_a_frame_is_a_leak(played):
+    checker = sight.Checker(TableTruth(1, played.kept))
+    leaks = checker.check({"type": "chat", "user": "x", "hint": {"deck": ["A♠"]}}, None)
+    assert len(leaks) == 1 and "A♠" in leaks[0].what
