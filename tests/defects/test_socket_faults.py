@@ -1,5 +1,6 @@
-"""Issue 11, defects 1 and 4: a socket whose Redis is unreachable or drops tells its client and releases the
-player's presence (the consumer used to die silently: 1011 with no error frame, and the presence leaked)."""
+"""Issue 11, defects 1 and 4: a socket whose Redis is unreachable or drops tells its client (`unavailable`, then a
+close with 4503: try again) and releases the player's presence (the consumer used to die silently: 1011 with no
+error frame, and the presence leaked)."""
 
 import shutil
 import subprocess
@@ -54,7 +55,7 @@ async def until_closed(socket, timeout=15):
         texts.append(output.get("text"))
 
 
-def test_a_daphne_that_cannot_reach_redis_sends_an_error_frame_before_closing_1011(classic_table, players, settings):
+def test_a_daphne_that_cannot_reach_redis_says_unavailable_before_closing(classic_table, players, settings):
     settings.CHANNEL_LAYERS = layer_at(free_port())  # nothing listens there
     services.sit(classic_table.pk, players[0], 400, seat=0)
     cookie = session_cookie(players[0])
@@ -65,8 +66,8 @@ def test_a_daphne_that_cannot_reach_redis_sends_an_error_frame_before_closing_10
         return await until_closed(socket)
 
     texts, code = async_to_sync(scenario)()
-    assert code == 1011
-    assert len(texts) == 1 and '"code":"server_error"' in texts[0]
+    assert code == 4503
+    assert len(texts) == 1 and '"code":"unavailable"' in texts[0]
     assert Presence.objects.filter(table=classic_table, user=players[0], connections__gt=0).count() == 0
 
 
@@ -91,7 +92,7 @@ def test_a_redis_drop_under_an_open_table_socket_releases_the_presence_D_offline
 
     first, counted, texts, code = async_to_sync(scenario)()
     assert first["type"] == "snapshot" and counted == 1
-    assert code == 1011 and any('"code":"server_error"' in t for t in texts)
+    assert code == 4503 and any('"code":"unavailable"' in t for t in texts)
     assert Presence.objects.get(table=classic_table, user=players[0]).connections == 0
 
 
@@ -107,7 +108,7 @@ def test_a_redis_drop_under_a_lobby_socket_ends_it_with_an_error_frame(db, setti
         return await until_closed(socket)
 
     texts, code = async_to_sync(scenario)()
-    assert code == 1011 and any('"code":"server_error"' in t for t in texts)
+    assert code == 4503 and any('"code":"unavailable"' in t for t in texts)
 
 
 @pytest.mark.parametrize("frame", ["[" * 1000 + "]" * 1000, '{"type": ' + "[" * 5000, "x" * 100_000])

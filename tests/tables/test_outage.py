@@ -9,6 +9,7 @@ import copy
 import shutil
 import socket as sockets
 import subprocess
+import threading
 import time
 from contextlib import ExitStack, contextmanager
 
@@ -44,6 +45,7 @@ def database_away():
     else:
         settings["NAME"] = "/nonexistent-svara-dir/db.sqlite3"
     connection.close()
+    close_on_every_door_thread()  # a door thread may still hold a connection from an earlier test
     try:
         yield
     finally:
@@ -52,6 +54,22 @@ def database_away():
         if connection.vendor == "postgresql":
             connection.close_pool()
         connection.close()
+
+
+def close_on_every_door_thread() -> None:
+    """Each of the door's threads drops its connection (one task per thread, held until all have run)."""
+    from django.db import connections
+
+    from tables import consumers
+
+    everyone = threading.Barrier(consumers.DOOR_THREADS)
+
+    def close_here():
+        everyone.wait(10)
+        connections.close_all()
+
+    for done in [consumers._door_threads.submit(close_here) for _ in range(consumers.DOOR_THREADS)]:
+        done.result(15)
 
 
 async def told(socket):
@@ -131,9 +149,8 @@ def own_redis(settings):
                 process.kill()
                 raise
             time.sleep(0.05)
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layer.RedisChannelLayer",
-                                           "CONFIG": {"hosts": [{"address": f"redis://127.0.0.1:{port}/0",
-                                                                 "socket_timeout": 30}]}}}
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layer.RedisPubSubChannelLayer",
+                                           "CONFIG": {"hosts": [f"redis://127.0.0.1:{port}/0"]}}}
     try:
         yield process
     finally:
