@@ -306,7 +306,7 @@ def test_on_a_phone_the_title_keeps_family_and_ante_and_the_bar_leaves_your_stac
         expect(title).to_contain_text("classic")
         expect(title).to_contain_text("ante 10")
         expect(phone.locator(".table-facts")).to_be_visible()
-        expect(phone.locator("a[href='/rules/']")).to_be_visible()
+        expect(phone.locator("#rules-link")).to_be_visible()
         press_new_deal(phone, pages[1])
         on_turn = to_act([phone, pages[1]], "check")
         if on_turn is not phone:
