@@ -68,10 +68,9 @@ class Bucket:
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
         self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return 0.0
-        return (1 - self.tokens) / self.rate
+        wait = 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
+        self.tokens -= 1  # the token this message spends, now or once the wait is over (it may go below zero)
+        return wait
 
 
 class Run:
