@@ -1,4 +1,4 @@
-"""channels-redis's pub/sub layer, which says so when it loses Redis.
+"""channels-redis's pub/sub layer, which says so when it loses Redis, and keeps each consumer's channel local.
 
 The pub/sub layer publishes a group message once; each process subscribed to the group receives it once and hands
 it to its own consumers (docs/architecture.md). Its stock receive loop, when the connection to Redis drops, logs the
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 
 from channels_redis import pubsub
 from channels_redis.utils import _close_redis, decode_hosts
@@ -64,6 +65,14 @@ class _LoopLayer(pubsub.RedisPubSubLoopLayer):
         super().__init__(hosts, *args, **kwargs)
         self._shards = [_Shard(host, self) for host in decode_hosts(hosts)]
         self.lost_channels: set[str] = set()
+
+    async def new_channel(self, prefix="specific."):
+        # Nothing is ever sent to one consumer's channel (every message goes to a group, which each process
+        # subscribes to once), so a channel lives in its process only: no subscription of its own in Redis, one
+        # round trip less for every socket that opens.
+        channel = f"{self.prefix}{prefix}{uuid.uuid4().hex}"
+        self.channels[channel] = asyncio.Queue()
+        return channel
 
     def lost(self) -> None:
         """Every channel of this process hears that its subscriptions are gone (its next or current `receive`

@@ -30,13 +30,24 @@ CHAT_PER_SECOND, CHAT_BURST = 1, 3
 
 # The door runs on threads of its own, not on asgiref's one thread-sensitive thread: a door call spends most of
 # its time waiting for PostgreSQL, so actions at different tables overlap (at one table they queue on its row
-# lock). Each thread holds a pooled connection while it runs: DB_POOL_MAX_SIZE must exceed DOOR_THREADS.
+# lock). Each thread holds a pooled connection while it runs: DB_POOL_MAX_SIZE must exceed DOOR_THREADS and
+# READ_THREADS (below) together, with asgiref's thread and the clock watcher's.
 DOOR_THREADS = int(os.environ.get("SVARA_DOOR_THREADS", "4"))
 _door_threads = ThreadPoolExecutor(max_workers=DOOR_THREADS, thread_name_prefix="door")
 
 
 def through_the_door(service):
     return DatabaseSyncToAsync(service, thread_sensitive=False, executor=_door_threads)
+
+
+# A socket's reads when it opens (its table, presence, the history a reloaded page shows) run on threads of their
+# own too: many sockets opening at once overlap, and never wait behind busy door threads.
+READ_THREADS = int(os.environ.get("SVARA_READ_THREADS", "2"))
+_read_threads = ThreadPoolExecutor(max_workers=READ_THREADS, thread_name_prefix="read")
+
+
+def on_read_threads(read):
+    return DatabaseSyncToAsync(read, thread_sensitive=False, executor=_read_threads)
 
 
 TABLE_ID_MAX = 2**63 - 1  # PostgreSQL's bigint
@@ -91,17 +102,17 @@ class TableConsumer(GuardedConsumer):
         # Join the group before reading the row, so no change can fall between the two.
         self.group = table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        committed = await database_sync_to_async(selectors.committed)(self.table_id)
+        committed = await on_read_threads(selectors.committed)(self.table_id)
         if committed is None:
             await self.no_such_table()
             return
         if self.user is not None and committed.table["status"] == "open":
-            await database_sync_to_async(services.connected)(self.table_id, self.user)
+            await on_read_threads(services.connected)(self.table_id, self.user)
             self.present = True
             self.heartbeat = asyncio.ensure_future(self.beat())
         # The first snapshot carries the last chat lines and this deal's log: a reloaded page tells the same story.
         self.offline_read_at = time.time()  # presence messages of lists read before this one are older: skipped
-        history = await database_sync_to_async(selectors.history)(self.table_id, self.user_id)
+        history = await on_read_threads(selectors.history)(committed, self.user_id)
         await self.show(committed, force=True, history=history)
 
     async def no_such_table(self):

@@ -143,17 +143,17 @@ class TableHistory:
                 "names": {str(seat): name for seat, name in self.names.items()}, "offline": self.offline}  # fmt: skip
 
 
-def history(table_id, user_id: int | None) -> TableHistory | None:
+def history(committed: Committed, user_id: int | None) -> TableHistory:
+    """What a reloaded page needs besides the snapshot of `committed` (the version it is sent with)."""
     from tables.engine.play import TableState
 
-    table = get_table(table_id)
-    if table is None:
-        return None
-    state = TableState.loads(table.state)
+    table_id = committed.table["id"]
+    state = TableState.loads(committed.state)
     seat = seat_of(state, user_id)
-    chat = [line.to_json() for line in reversed(ChatLine.objects.filter(table=table).order_by("-id")[:CHAT_HISTORY_LINES])]
+    lines = ChatLine.objects.filter(table_id=table_id).order_by("-id")[:CHAT_HISTORY_LINES]
+    chat = [line.to_json() for line in reversed(lines)]
     events = list(
-        DealEvent.objects.filter(table=table, deal_number=state.deal_no)
+        DealEvent.objects.filter(table_id=table_id, deal_number=state.deal_no)
         .order_by("version", "index")
         .values_list("event", flat=True)
     )
@@ -167,4 +167,4 @@ def history(table_id, user_id: int | None) -> TableHistory | None:
             names.update(zip(event["seats"], event.get("names", ()), strict=False))
     from tables.services.presence import offline_at
 
-    return TableHistory(chat, log, state.deal_no, names, offline_at(table.pk))
+    return TableHistory(chat, log, state.deal_no, names, offline_at(table_id))

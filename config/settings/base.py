@@ -142,7 +142,7 @@ else:
         DATABASES["default"]["CONN_MAX_AGE"] = 0
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "1")),
-            "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "8")),
+            "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "10")),
             "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
         }
 

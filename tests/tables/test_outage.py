@@ -45,7 +45,7 @@ def database_away():
     else:
         settings["NAME"] = "/nonexistent-svara-dir/db.sqlite3"
     connection.close()
-    close_on_every_door_thread()  # a door thread may still hold a connection from an earlier test
+    close_on_every_door_thread()  # such a thread may still hold a connection from an earlier test
     try:
         yield
     finally:
@@ -57,19 +57,22 @@ def database_away():
 
 
 def close_on_every_door_thread() -> None:
-    """Each of the door's threads drops its connection (one task per thread, held until all have run)."""
+    """Each of the consumers' database threads (the door's and the reads') drops its connection: one task per
+    thread, held until all have run."""
     from django.db import connections
 
     from tables import consumers
 
-    everyone = threading.Barrier(consumers.DOOR_THREADS)
+    for pool, threads in ((consumers._door_threads, consumers.DOOR_THREADS),
+                          (consumers._read_threads, consumers.READ_THREADS)):  # fmt: skip
+        everyone = threading.Barrier(threads)
 
-    def close_here():
-        everyone.wait(10)
-        connections.close_all()
+        def close_here(everyone=everyone):
+            everyone.wait(10)
+            connections.close_all()
 
-    for done in [consumers._door_threads.submit(close_here) for _ in range(consumers.DOOR_THREADS)]:
-        done.result(15)
+        for done in [pool.submit(close_here) for _ in range(threads)]:
+            done.result(15)
 
 
 async def told(socket):
