@@ -82,7 +82,7 @@ class Checker:
         version = message.get("version")
         allowed: set[tuple] = set()  # where cards may stand in this frame (each place checked on its own)
         if kind == "snapshot":
-            allowed = self._snapshot(message, viewer)
+            allowed = self._snapshot(message, viewer) | self._history(message, viewer)
         elif kind == "event":
             allowed = self._events(message, viewer)
         self._stray_cards(message, allowed, viewer, version)
@@ -212,6 +212,61 @@ class Checker:
                 allowed.update(("event", n, k) for k in range(3))
         return allowed
 
+    # --- the history a first snapshot carries (a reloaded page's log of the running deal) ---
+
+    def _history(self, message: dict, viewer) -> set[tuple]:
+        """The log's cards: a card the viewer's own seat opened in this deal (private to him), or a hand shown in
+        this deal; checked against the stored truth of every version of the deal up to this one."""
+        history = message.get("history")
+        version = message.get("version")
+        if not isinstance(history, dict) or not isinstance(version, int):
+            return set()
+        past = self._deal_states(version)  # newest first, with the state just before the deal last
+        if not past:
+            return set()
+        me = seat_of(past[0], viewer)
+        allowed = set()
+        for n, event in enumerate(history.get("log") or []):
+            if not isinstance(event, dict):
+                continue
+            private_to = event.get("private_to")
+            if private_to is not None and private_to != me:
+                self._leak(version, viewer, f"history log {n}", f"private to seat {private_to}, the viewer is at {me}")
+                continue
+            kind = event.get("type")
+            if kind == "card_opened":
+                seat, index = event.get("seat"), event.get("index")
+                held = {_card_at(s, seat, index) for s in past} - {None}
+                if private_to != me or seat != me or event.get("card") not in held:
+                    self._leak(version, viewer, f"history log {n} card_opened",
+                               f"{event.get('card')} of seat {seat} (viewer at {me})")
+                    continue
+                self.cards_seen += 1
+                allowed.add(("history", n, 0))
+            elif kind == "showdown_shown":
+                seat, cards = event.get("seat"), event.get("cards")
+                if not any(self._shown_at(now, before, seat, cards) for now, before in zip(past, past[1:], strict=False)):
+                    self._leak(version, viewer, f"history log {n} showdown_shown",
+                               f"{cards} of seat {seat}, not a hand shown in this deal")
+                    continue
+                self.cards_seen += 3
+                allowed.update(("history", n, k) for k in range(3))
+        return allowed
+
+    def _deal_states(self, version: int, limit: int = 5000) -> list:
+        states, deal = [], None
+        while version >= 0 and len(states) < limit:
+            state = self.truth.state(version)
+            if state is None:
+                break
+            states.append(state)
+            if deal is None:
+                deal = state.deal_no
+            elif state.deal_no != deal:
+                break  # the state just before the deal: a hand shown at the deal's first change needs it
+            version -= 1
+        return states
+
     @staticmethod
     def _shown_at(state, before, seat, cards) -> bool:
         """A hand shown in the change from `before` to `state`, with the cards it held: still shown now (and not
@@ -274,6 +329,10 @@ def _place(path: tuple) -> tuple | None:
             return ("event", n, 0)
         case ("events", int(n), "cards", int(k)):
             return ("event", n, k)
+        case ("history", "log", int(n), "card"):
+            return ("history", n, 0)
+        case ("history", "log", int(n), "cards", int(k)):
+            return ("history", n, k)
     return None
 
 
