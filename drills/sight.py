@@ -195,7 +195,7 @@ class Checker:
             kind = event.get("type")
             if kind == "card_opened":
                 seat, index = event.get("seat"), event.get("index")
-                held = {_card_at(s, seat, index) for s in (state, before) if s is not None} - {None}
+                held = {_opened_card(s, seat, index) for s in (state, before) if s is not None} - {None}
                 if private_to != me or seat != me or event.get("card") not in held:
                     self._leak(version, viewer, f"event {n} card_opened",
                                f"{event.get('card')} of seat {seat} (viewer at {me}, held {sorted(held)})")
@@ -236,7 +236,7 @@ class Checker:
             kind = event.get("type")
             if kind == "card_opened":
                 seat, index = event.get("seat"), event.get("index")
-                held = {_card_at(s, seat, index) for s in past} - {None}
+                held = {_opened_card(s, seat, index) for s in past} - {None}
                 if private_to != me or seat != me or event.get("card") not in held:
                     self._leak(version, viewer, f"history log {n} card_opened",
                                f"{event.get('card')} of seat {seat} (viewer at {me})")
@@ -307,6 +307,12 @@ def _card_at(state, seat, index):
     return card_text(cards[index]) if cards is not None and 0 <= index < len(cards) else None
 
 
+def _opened_card(state, seat, index):
+    """The card at that place if its seat had opened it in this state (D1: an own card is known once opened)."""
+    card = _card_at(state, seat, index)
+    return card if card is not None and state.seats[seat].opened >> index & 1 else None
+
+
 def _strings(value, path):
     if isinstance(value, str):
         yield path, value
@@ -339,7 +345,7 @@ def _place(path: tuple) -> tuple | None:
 # --- the self-check: leaks planted into honest frames ---
 
 LEAK_KINDS = ("own_unopened", "others_unopened", "spectator_hidden", "folded_unseen", "folded_unseen_result",
-              "points", "stored_text", "private_event")
+              "points", "stored_text", "private_event", "history_log")
 
 
 def plant(kind: str, message: dict, viewer: int | None, truth) -> dict | None:
@@ -362,6 +368,8 @@ def plant(kind: str, message: dict, viewer: int | None, truth) -> dict | None:
         return None
     if message.get("type") != "snapshot":
         return None
+    if kind == "history_log":
+        return _with_history_card(message, state, me, Checker(truth)._deal_states(version))
     if kind == "stored_text":
         forged = copy.deepcopy(message)
         forged["state"]["debug"] = truth.versions[version].state
@@ -394,6 +402,25 @@ def plant(kind: str, message: dict, viewer: int | None, truth) -> dict | None:
                 p = state._points(i)
                 forged = copy.deepcopy(message)
                 forged["state"]["seats"][i]["points"], forged["state"]["seats"][i]["hand_name"] = p.points, p.name
+                return forged
+    return None
+
+
+def _with_history_card(message: dict, state, me: int | None, past: list) -> dict | None:
+    """A reloaded page's log that names a card its viewer has not opened (as if it were his own opened card); not
+    one he opened earlier in this deal's svara chain, which an honest log names too."""
+    for i, s in enumerate(state.seats):
+        if not dealt(state, i):
+            continue
+        for k, card in enumerate(s.cards):
+            opened_before = any(_opened_card(p, i, k) == card_text(card) for p in past)
+            if not may_see(state, i, k, me) and not (i == me and opened_before):
+                forged = copy.deepcopy(message)
+                history = forged.setdefault("history", {})
+                if not isinstance(history, dict):
+                    return None
+                history.setdefault("log", []).append(
+                    {"type": "card_opened", "seat": i, "index": k, "card": card_text(card), "private_to": me})
                 return forged
     return None
 

@@ -86,3 +86,30 @@ def test_a_card_anywhere_else_in_a_frame_is_a_leak(played):
     checker = sight.Checker(TableTruth(1, played.kept))
     leaks = checker.check({"type": "chat", "user": "x", "hint": {"deck": ["A♠"]}}, None)
     assert len(leaks) == 1 and "A♠" in leaks[0].what
+
+
+def _own_unopened_card(played):
+    """A version, a player and a card of his he has not opened yet (nor earlier in this deal)."""
+    truth = TableTruth(1, played.kept)
+    for version, _events in played.changes:
+        state = truth.state(version)
+        for i, s in enumerate(state.seats):
+            if sight.dealt(state, i) and not s.folded and s.opened == 0 and s.player is not None:
+                past = sight.Checker(truth)._deal_states(version)
+                if all(p.seats[i].opened == 0 for p in past if p.seats[i].cards is not None):
+                    return truth, version, s.player, i, sight.card_text(s.cards[0])
+    raise AssertionError("no unopened own card in the recorded play")
+
+
+def test_an_own_card_named_before_he_opened_it_is_a_leak_D1(played):
+    """D1: a player learns his own card when he opens it; an event or a reloaded page's log that names his card
+    with his own seat before that is a leak (the checker used to accept any card his seat held)."""
+    truth, version, viewer, seat, card = _own_unopened_card(played)
+    opened = {"type": "card_opened", "seat": seat, "index": 0, "card": card, "private_to": seat}
+    event_frame = {"type": "event", "version": version, "events": [opened]}
+    assert [leak.where for leak in sight.Checker(truth).check(event_frame, viewer)][0] == "event 0 card_opened"
+    state = truth.state(version)
+    view = state.view(seat)
+    snapshot = {"type": "snapshot", "version": version, "seat": seat, "table": {"id": 1}, "clock": None,
+                "legal": view["legal"], "state": view, "history": {"log": [opened]}}
+    assert [leak.where for leak in sight.Checker(truth).check(snapshot, viewer)][0] == "history log 0 card_opened"
