@@ -177,6 +177,7 @@ class Player:
         self.outstanding: tuple[str, float, str] | None = None
         self.changed = asyncio.Event()
         self.answered = asyncio.Event()
+        self.sent_text: str | None = None  # the last message sent, as sent
         self.last_frame = time.monotonic()
         self.sent = 0
         self.last_error = None
@@ -257,7 +258,8 @@ class Player:
         message_id = f"{self.index}-{self.sent}"
         self.outstanding = (message_id, time.perf_counter(), kind)
         self.answered.clear()
-        await self.ws.send(orjson.dumps({"type": kind, "id": message_id, **fields}).decode())
+        self.sent_text = orjson.dumps({"type": kind, "id": message_id, **fields}).decode()  # a resend repeats it
+        await self.ws.send(self.sent_text)
 
     async def sit(self) -> None:
         """Until seated: the first snapshot says whether this player already sits (a sweep re-uses players)."""

@@ -12,6 +12,7 @@ import ctypes
 import os
 import re
 import resource
+import shlex
 import shutil
 import signal
 import socket
@@ -36,6 +37,12 @@ ERROR_PATTERNS = {
 
 class StackError(RuntimeError):
     pass
+
+
+def procfile_command(name: str) -> list[str]:
+    """A process's command as the Procfile gives it (so the drills start what production starts)."""
+    line = next(line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith(f"{name}:"))
+    return shlex.split(line.split(":", 1)[1])
 
 
 def free_port() -> int:
@@ -377,7 +384,7 @@ class Stack:
             self.web.append(self.spawn(f"web{i}", [*daphne, "-p", str(port), "config.asgi:application"]))
             self.web_urls.append(f"http://127.0.0.1:{port}")
         celery = [sys.executable, "-m", "celery", "-A", "config"]
-        self.spawn("worker", [*celery, "worker", "--loglevel=info", "--concurrency=4"])  # Procfile: worker
+        self.spawn("worker", [sys.executable, "-m", *procfile_command("worker")])
         self.spawn("beat", [*celery, "beat", "--loglevel=info", "-s", str(self.log_dir / "beat-schedule")])
         if self.echo:
             port = free_port()

@@ -58,7 +58,6 @@ class DrillPlayer(Player):
         self.user = spec.get("user")
         self.connection = 0
         self.fresh = False  # the next frame is the first of a new connection
-        self.sent_text: str | None = None
         self.lazy = common.get("lazy", 0.0)  # how often this player leaves his move to the clock
 
     def _clock_left(self, snapshot: dict) -> float:
@@ -99,18 +98,6 @@ class DrillPlayer(Player):
         if message.get("type") == "error":
             self.stats[f"error:{message.get('code')}"] += 1
             self.told = self.told or message.get("code") == "unavailable"
-
-    async def send(self, kind: str, fields: dict) -> None:
-        wait = self.bucket.wait_time()
-        if wait:
-            self.run.counts["throttled"] += 1
-            await asyncio.sleep(wait)
-        self.sent += 1
-        message_id = f"{self.index}-{self.sent}"
-        self.outstanding = (message_id, time.perf_counter(), kind)
-        self.answered.clear()
-        self.sent_text = orjson.dumps({"type": kind, "id": message_id, **fields}).decode()
-        await self.ws.send(self.sent_text)
 
     async def keep_playing(self, seated: bool) -> None:
         run = self.run

@@ -66,6 +66,31 @@ def gather(run_id: str, web_urls: list[str], tables: int, seats: int, spectators
     return Crowd(table_ids, families, specs)
 
 
+def deploy(stack, args, **client_options) -> tuple[Crowd, ClientProcess]:
+    """Start the stack, keep every stored version from then on (drills/truth.py), gather `args.tables` tables of
+    players and spectators, and the client process that will play for them (not started yet)."""
+    from bench import live_stack
+
+    from . import truth
+
+    say("# starting the deployment")
+    stack.start()
+    os.environ.update(live_stack.server_env(stack.db_url, stack.redis_url))
+    os.environ["DB_POOL"] = "0"  # the drill's own few queries: a new connection each, never one a restart cut
+    import django
+
+    django.setup()
+    from django.db import connection, connections
+
+    with connection.cursor() as cursor:
+        truth.install(cursor)
+    say(f"# {args.tables} tables ({', '.join(FAMILIES)} by turns) × {args.seats} players, "
+        f"{args.spectators} spectators each")
+    people = gather(stack.run_id, stack.web_urls, args.tables, args.seats, args.spectators, args.ante)
+    connections.close_all()
+    return people, ClientProcess(people, **client_options)
+
+
 def _die_with_parent() -> None:
     import ctypes
 

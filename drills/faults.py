@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import signal
 import sys
 import time
@@ -37,7 +36,6 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from bench import live_stack
 from bench.live_stack import Stack
 
 from . import chips, crowd, sight, truth
@@ -162,23 +160,10 @@ def main(argv: list[str]) -> int:
     client = None
     faults: list[Fault] = []
     try:
-        say("# starting the deployment")
-        stack.start()
-        os.environ.update(live_stack.server_env(stack.db_url, stack.redis_url))
-        os.environ["DB_POOL"] = "0"  # the drill's own few queries: a new connection each, never one a restart cut
-        import django
-
-        django.setup()
-        from django.db import connection, connections
-
-        with connection.cursor() as cursor:
-            truth.install(cursor)
-        say(f"# {args.tables} tables ({', '.join(crowd.FAMILIES)} by turns) × {args.seats} players, "
-            f"{args.spectators} spectators each")
-        people = crowd.gather(stack.run_id, stack.web_urls, args.tables, args.seats, args.spectators, args.ante)
-        connections.close_all()
-        client = crowd.ClientProcess(people, lazy=args.lazy)
+        people, client = crowd.deploy(stack, args, lazy=args.lazy)
         ready = client.start()
+        from django.db import connection, connections  # after deploy: Django is set up there
+
         say(f"  seated in {ready:.1f} s; warming up")
         crowd.wait_deals(people.tables, 2 * args.tables, 120, client, stack)
         say(f"# faults: {args.kills} kills ({', '.join(SINGLE)} in turn), PostgreSQL or Redis restarted after "

@@ -19,13 +19,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import signal
 import sys
 import time
 from collections import Counter
 
-from bench import live_stack
 from bench.live_stack import Stack
 
 from . import chips, crowd, sight, truth
@@ -92,23 +90,10 @@ def main(argv: list[str]) -> int:
     stack = Stack(keep=args.keep, echo=False, say=say, extra_env={"SVARA_CLOCK_SCALE": CLOCK_SCALE})
     client = None
     try:
-        say("# starting the deployment")
-        stack.start()
-        os.environ.update(live_stack.server_env(stack.db_url, stack.redis_url))
-        os.environ["DB_POOL"] = "0"  # the drill's own few queries: a new connection each, never one a restart cut
-        import django
-
-        django.setup()
-        from django.db import connection, connections
-
-        with connection.cursor() as cursor:
-            truth.install(cursor)
-        say(f"# {args.tables} tables ({', '.join(crowd.FAMILIES)} by turns) × {args.seats} players, "
-            f"{args.spectators} spectators each")
-        people = crowd.gather(stack.run_id, stack.web_urls, args.tables, args.seats, args.spectators, args.ante)
-        connections.close_all()
-        client = crowd.ClientProcess(people)
+        people, client = crowd.deploy(stack, args)
         ready = client.start()
+        from django.db import connection  # after deploy: Django is set up there
+
         say(f"  seated in {ready:.1f} s; playing to {args.deals} deals")
         last = [time.monotonic(), 0]
 

@@ -1,0 +1,89 @@
+"""Issue 11, the fault drill's finding: a Celery worker started as the Procfile starts it outlives Redis restarts.
+
+With its gossip step on, a worker whose Redis went away while it restarted its consumer died (`AttributeError:
+'NoneType' object has no attribute 'connection_errors'` in the gossip step's close, kombu) and no clock was enforced
+by it again until someone restarted it. The platform uses neither gossip nor mingle (they serve worker-to-worker
+events and revoked-task sync), so the Procfile starts the worker without them."""
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import redis
+
+from bench.live_stack import free_port, procfile_command
+
+ROOT = Path(__file__).resolve().parents[2]
+# Seconds after the worker connected at which Redis goes away: the gossip step failed at about these, on this
+# machine (2 of 8 tries with its steps on; each delay twice).
+DELAYS = (1.25, 1.75, 1.25, 1.75)
+
+
+def procfile_worker() -> list[str]:
+    command = procfile_command("worker")
+    assert command[:2] == ["celery", "-A"]
+    return [sys.executable, "-m", *command]
+
+
+def start_redis(port: int) -> subprocess.Popen:
+    process = subprocess.Popen([shutil.which("redis-server"), "--port", str(port), "--bind", "127.0.0.1", "--save",
+                                "", "--appendonly", "no"], stdout=subprocess.DEVNULL)
+    client = redis.Redis(port=port, socket_timeout=1)
+    for _ in range(100):
+        try:
+            client.ping()
+            return process
+        except redis.RedisError:
+            time.sleep(0.05)
+    raise AssertionError("redis-server did not start")
+
+
+def worker_log_after_a_redis_restart(port: int, env: dict, log_path: Path, after: float) -> tuple[bool, str]:
+    """Start a worker as the Procfile does, restart its Redis `after` seconds after it connected; (alive, log)."""
+    with log_path.open("w") as log:
+        worker = subprocess.Popen(procfile_worker(), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while "Connected to redis" not in log_path.read_text():
+            assert worker.poll() is None, log_path.read_text()[-3000:]
+            assert time.monotonic() < deadline, "the worker did not connect"
+            time.sleep(0.05)
+        time.sleep(after)  # inside its start-up steps: where the gossip step's close failed
+        restart_redis(port)
+        time.sleep(6)
+        return worker.poll() is None, log_path.read_text()
+    finally:
+        worker.kill()
+        worker.wait()
+
+
+def restart_redis(port: int) -> None:
+    SERVERS[port].kill()
+    SERVERS[port].wait()
+    time.sleep(1.0)
+    SERVERS[port] = start_redis(port)
+
+
+SERVERS: dict[int, subprocess.Popen] = {}
+
+
+def test_a_worker_started_as_the_procfile_says_outlives_redis_restarts_at_its_start(tmp_path):
+    if shutil.which("redis-server") is None or not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        pytest.skip("needs redis-server and PostgreSQL (DATABASE_URL), as in production")
+    port = free_port()
+    SERVERS[port] = start_redis(port)
+    env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{port}/0",
+           "DJANGO_SETTINGS_MODULE": "config.settings.production", "SECRET_KEY": "test-only-secret-key-" + "x" * 40,
+           "SVARA_CELERY_LOG_LEVEL": "INFO"}
+    try:
+        for n, after in enumerate(DELAYS):
+            alive, text = worker_log_after_a_redis_restart(port, env, tmp_path / f"worker-{n}.log", after)
+            assert alive, text[-3000:]
+            assert "AttributeError" not in text and "Unrecoverable error" not in text, text[-3000:]
+            assert text.count("Connected to redis") >= 2, text[-3000:]  # it came back by itself
+    finally:
+        SERVERS.pop(port).kill()
