@@ -153,7 +153,9 @@ def history(committed: Committed, user_id: int | None) -> TableHistory:
     lines = ChatLine.objects.filter(table_id=table_id).order_by("-id")[:CHAT_HISTORY_LINES]
     chat = [line.to_json() for line in reversed(lines)]
     events = list(
-        DealEvent.objects.filter(table_id=table_id, deal_number=state.deal_no)
+        # Up to the snapshot's version: the log must tell what that version knew, not a change committed since
+        # (a hand shown a moment later: the frame audit caught such logs on reconnects under load).
+        DealEvent.objects.filter(table_id=table_id, deal_number=state.deal_no, version__lte=committed.version)
         .order_by("version", "index")
         .values_list("event", flat=True)
     )

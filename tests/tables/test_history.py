@@ -9,6 +9,7 @@ from asgiref.sync import async_to_sync
 
 from tables import selectors, services
 from tables.engine.cards import ALL_CARDS
+from tables.models import Table
 
 from .conftest import state_of
 from .sockets import open_socket, receive, receive_until, session_cookie
@@ -130,3 +131,24 @@ def test_a_seated_player_without_a_connection_shows_offline_S9(classic_table, pl
     history, told = async_to_sync(scenario)()
     assert history["offline"] == []  # both here when Boris arrived
     assert told == {"type": "presence", "offline": [str(ann.pk)]}
+
+
+def test_the_log_tells_what_the_snapshots_version_knew_not_a_later_change_D1(classic_table, players):
+    """The history is read after the committed state it goes with: a change committed in between (here the
+    showdown) must not be in it (the fault drill's frame audit found such logs on reconnects under load)."""
+    ann, boris, _ = players
+    services.sit(classic_table.pk, ann, 400, seat=0)
+    services.sit(classic_table.pk, boris, 400, seat=1)
+    for user in (ann, boris):
+        services.act(classic_table.pk, user, {"kind": "new_deal"})
+    services.act(classic_table.pk, boris, {"kind": "check"})
+    committed = selectors.Committed.of_table(Table.objects.get(pk=classic_table.pk))
+    services.act(classic_table.pk, ann, {"kind": "check"})  # the showdown: both hands shown
+    assert "showdown_shown" in {event["type"] for event in selectors.history(committed_now(classic_table), None).log}
+    log = selectors.history(committed, None).log
+    assert [event["type"] for event in log][-1] == "check"
+    assert "showdown_shown" not in {event["type"] for event in log}
+
+
+def committed_now(table):
+    return selectors.Committed.of_table(Table.objects.get(pk=table.pk))
