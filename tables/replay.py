@@ -50,6 +50,7 @@ class Step:
     line: str  # what happened, in words (one line of the text export)
     seat: int | None  # who acted, if one seat did
     frame: Frame
+    version: int = 0  # the table's version the event came with (its place in the table's story)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,17 +74,16 @@ def viewer_seat(deal: Deal, user) -> int | str | None:
     return STAFF if user.is_staff else None
 
 
-def build(deal: Deal, viewer: int | str | None, events: list[dict] | None = None) -> Replay:
+def build(deal: Deal, viewer: int | str | None) -> Replay:
     """The deal's steps for `viewer` (a seat of the deal, STAFF, or None: only what every player saw)."""
-    if events is None:
-        events = list(
-            DealEvent.objects.filter(table_id=deal.table_id, deal_number=deal.number, svara=deal.svara)
-            .order_by("version", "index")
-            .values_list("event", flat=True)
-        )
+    stored = list(
+        DealEvent.objects.filter(table_id=deal.table_id, deal_number=deal.number, svara=deal.svara)
+        .order_by("version", "index")
+        .values_list("version", "event")
+    )
     seats = tuple(sorted(deal.players.all(), key=lambda s: s.seat))
     family = deal.table.family
-    return Replay(deal, viewer, seats, tuple(_steps(deal, family, viewer, seats, events)))
+    return Replay(deal, viewer, seats, tuple(_steps(deal, family, viewer, seats, stored)))
 
 
 def _names(seats, events) -> dict[int, str]:
@@ -95,8 +95,8 @@ def _names(seats, events) -> dict[int, str]:
     return names
 
 
-def _steps(deal, family, viewer, seats, events):
-    names = _names(seats, events)
+def _steps(deal, family, viewer, seats, stored):
+    names = _names(seats, [event for _, event in stored])
     steps: list[Step] = []  # gathered, not yielded: an "opened" rewrites the frame of the card_opened before it
     table: dict[int, SeatFrame] = {
         s.seat: SeatFrame(s.seat, s.name, s.bot, s.stack) for s in seats
@@ -122,7 +122,7 @@ def _steps(deal, family, viewer, seats, events):
 
     sees_all = viewer == STAFF
     last_private = None  # (seat, index) of a card_opened the viewer saw: its "opened" is the same step
-    for event in events:
+    for version, event in stored:
         kind = event["type"]
         seat = event.get("seat")
         line = None
@@ -233,7 +233,7 @@ def _steps(deal, family, viewer, seats, events):
             case _:
                 line = kind.replace("_", " ") + (f": {who(seat)}" if seat is not None else "")
         last_private = None if kind != "card_opened" else last_private
-        step = Step(kind, line, seat if isinstance(seat, int) else None, _frame(pot, dealer, table, phase))
+        step = Step(kind, line, seat if isinstance(seat, int) else None, _frame(pot, dealer, table, phase), version)
         steps.append(step)
     return steps
 
