@@ -115,8 +115,9 @@ def fill(deals: int, players: int, seed: int) -> int:
                   event_rows)
         for table in ("tables_table", "tables_deal"):
             cursor.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))")
-        cursor.execute("ANALYZE")
     raw.commit()
+    with connection.cursor() as cursor:  # as autovacuum leaves a table in use: statistics and the visibility map
+        cursor.execute("VACUUM ANALYZE")
     print(f"filled: {deals:,} deals, {len(seat_rows):,} deal seats, {len(event_rows):,} events, {players:,} players "
           f"(the regular in {sum(1 for r in seat_rows if r[1] == regular):,} deals)")
     return regular

@@ -202,9 +202,12 @@ class DealSeat(models.Model):
             models.UniqueConstraint(fields=["deal", "user"], name="tables_one_deal_seat_per_player"),
         ]
         indexes = [
-            models.Index(fields=["user", "-started_at", "-deal"], name="tables_dealseat_user_newest"),
-            models.Index(fields=["user", "family", "-started_at", "-deal"], name="tables_dealseat_user_family"),
-            models.Index(fields=["user", "table", "-started_at", "-deal"], name="tables_dealseat_user_table"),
+            models.Index(fields=["user", "-started_at", "-deal"], name="tables_dealseat_user_newest",
+                         condition=Q(ended=True)),
+            models.Index(fields=["user", "family", "-started_at", "-deal"], name="tables_dealseat_user_family",
+                         condition=Q(ended=True)),
+            models.Index(fields=["user", "table", "-started_at", "-deal"], name="tables_dealseat_user_table",
+                         condition=Q(ended=True)),
             models.Index(fields=["family", "started_at"], name="tables_dealseat_family_week"),
         ]
 

@@ -8,6 +8,7 @@ visible to staff; existing svaras stay part of their deal's row (svara 0)."""
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
+from django.db.models import Q
 
 # A deal's players are records like the deal (migration 0007's function refuses): never deleted, only their
 # results written once, at the deal's end.
@@ -84,10 +85,12 @@ class Migration(migrations.Migration):
             options={
                 "ordering": ["deal_id", "seat"],
                 "indexes": [
-                    models.Index(fields=["user", "-started_at", "-deal"], name="tables_dealseat_user_newest"),
+                    models.Index(fields=["user", "-started_at", "-deal"], name="tables_dealseat_user_newest",
+                         condition=Q(ended=True)),
                     models.Index(fields=["user", "family", "-started_at", "-deal"],
-                                 name="tables_dealseat_user_family"),
-                    models.Index(fields=["user", "table", "-started_at", "-deal"], name="tables_dealseat_user_table"),
+                                 name="tables_dealseat_user_family", condition=Q(ended=True)),
+                    models.Index(fields=["user", "table", "-started_at", "-deal"], name="tables_dealseat_user_table",
+                         condition=Q(ended=True)),
                     models.Index(fields=["family", "started_at"], name="tables_dealseat_family_week"),
                 ],
                 "constraints": [
