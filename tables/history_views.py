@@ -7,6 +7,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from . import hand_text, replay
@@ -61,8 +62,9 @@ def history_list(request):
         return render(request, "tables/history.html", {"error": error}, status=400)
     query = "&".join(f"{k}={v}" for k, v in (("family", filters.get("family")), ("table", filters.get("table_id")))
                      if v)  # fmt: skip
+    # The rows' links share one prefix, reversed once (/history/<id>/ and /history/<id>.txt: tables/urls.py).
     context = {"page": page, "families": Family.choices, "family": filters.get("family", ""),
-               "table": filters.get("table_id", ""), "query": query}  # fmt: skip
+               "table": filters.get("table_id", ""), "query": query, "base": reverse("tables:history")}  # fmt: skip
     return render(request, "tables/history.html", context)
 
 
