@@ -9,7 +9,7 @@ from django.contrib import admin, messages
 from django.utils.html import format_html
 
 from . import services
-from .models import Deal, Table, TableSeat
+from .models import Deal, DealSeat, Table, TableSeat
 from .selectors import load_state
 from .state_io import public_events
 
@@ -102,11 +102,33 @@ class TableAdmin(admin.ModelAdmin):
                 self.message_user(request, f"Table {table.pk} closed.", messages.SUCCESS)
 
 
+class DealSeatInline(admin.TabularInline):
+    """A deal's players and their results: no card here (the events below show what was opened and shown)."""
+
+    model = DealSeat
+    extra = 0
+    can_delete = False
+    fields = ["seat", "user", "name", "bot", "stack", "put_in", "won", "net", "won_pot", "played", "tied",
+              "svara_won"]  # fmt: skip
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Deal)
 class DealAdmin(admin.ModelAdmin):
-    list_display = ["id", "table", "number", "started_at", "ended_at", "pot", "rake"]
+    list_display = ["id", "table", "number", "svara", "started_at", "ended_at", "pot", "rake"]
     list_filter = ["table__family"]
-    readonly_fields = ["table", "number", "started_at", "ended_at", "history", "pot", "rake", "winners"]
+    readonly_fields = ["table", "number", "svara", "previous", "started_at", "ended_at", "history", "pot", "rake",
+                       "winners"]  # fmt: skip
+    inlines = [DealSeatInline]
 
     def has_add_permission(self, request):
         return False

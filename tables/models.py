@@ -130,10 +130,19 @@ class Presence(models.Model):
 
 
 class Deal(models.Model):
-    """A hand history: when the deal ran, its pot, rake and winners; its events are `DealEvent` rows."""
+    """A hand history: when the deal ran, its pot, rake and winners; its events are `DealEvent` rows, its players
+    `DealSeat` rows.
+
+    A svara (RULES §7) is a deal of its own here: the engine plays it under the same deal number, and its row has
+    `svara` = its place in the chain (1, 2, …) and `previous` = the deal it came out of. The deal before it ends
+    at the `svara` event (its pot carries over, nobody won it); the svara's row opens there, its buy-ins first."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deals")
     number = models.PositiveIntegerField()  # the engine's deal_no at this table
+    svara = models.PositiveSmallIntegerField(default=0)  # 0: the deal itself; k: the k-th svara of its chain
+    previous = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="next_in_chain"
+    )  # the deal of the chain before this svara (None for a deal that is no svara)
     started_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
     pot = models.PositiveIntegerField(default=0)
@@ -141,18 +150,69 @@ class Deal(models.Model):
     winners = models.JSONField(default=list, blank=True)
 
     class Meta:
-        ordering = ["table_id", "number"]
-        constraints = [models.UniqueConstraint(fields=["table", "number"], name="tables_one_deal_number")]
+        ordering = ["table_id", "number", "svara"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number", "svara"], name="tables_one_deal_number")
+        ]
 
     def __str__(self) -> str:
-        return f"deal {self.number} at table {self.table_id}"
+        svara = f" (svara {self.svara})" if self.svara else ""
+        return f"deal {self.number}{svara} at table {self.table_id}"
 
     @property
     def events(self) -> list[dict]:
         """The deal's engine events in the order they happened."""
         return list(
-            DealEvent.objects.filter(table_id=self.table_id, deal_number=self.number).values_list("event", flat=True)
+            DealEvent.objects.filter(table_id=self.table_id, deal_number=self.number, svara=self.svara)
+            .order_by("version", "index")
+            .values_list("event", flat=True)
         )
+
+
+class DealSeat(models.Model):
+    """One player of one deal (a svara's too) and what it brought him: what statistics and the history list read.
+
+    Written by the door with the deal: the row opens with the deal (seat, name, stack), its results are filled in
+    when the deal ends (in the same transaction as the award). Chips are counted within this deal: a pot carried
+    into a svara is `put_in` of the deal before it and `won` of the svara that awards it."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="players")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="deal_seats")
+    # Copied from the deal and its table, for a user's deals newest first and per family/week statistics.
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    family = models.CharField(max_length=16, choices=Family.choices)
+    started_at = models.DateTimeField()
+    seat = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=150)  # the name shown at the table then
+    bot = models.BooleanField(default=False)
+    stack = models.PositiveIntegerField(default=0)  # his stack when the deal started (before the ante)
+    ended = models.BooleanField(default=False)  # the results below are filled in
+    put_in = models.PositiveIntegerField(default=0)  # ante, bets and buy-in, less the levels returned (D6)
+    won = models.PositiveIntegerField(default=0)  # what the award gave him (after the rake)
+    net = models.IntegerField(default=0)  # won - put_in
+    won_pot = models.BooleanField(default=False)  # took the pot or a share of it
+    played = models.BooleanField(default=False)  # put chips in beyond the ante (a svara's buy-in counts)
+    tied = models.BooleanField(default=False)  # his hand tied and the deal went on to a svara
+    svara_won = models.BooleanField(default=False)  # this deal is a svara and he took (a share of) its pot
+
+    class Meta:
+        ordering = ["deal_id", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "seat"], name="tables_one_player_per_deal_seat"),
+            models.UniqueConstraint(fields=["deal", "user"], name="tables_one_deal_seat_per_player"),
+        ]
+        indexes = [
+            models.Index(fields=["user", "-started_at", "-deal"], name="tables_dealseat_user_newest",
+                         condition=Q(ended=True)),
+            models.Index(fields=["user", "family", "-started_at", "-deal"], name="tables_dealseat_user_family",
+                         condition=Q(ended=True)),
+            models.Index(fields=["user", "table", "-started_at", "-deal"], name="tables_dealseat_user_table",
+                         condition=Q(ended=True)),
+            models.Index(fields=["family", "started_at"], name="tables_dealseat_family_week"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} at seat {self.seat} of deal {self.deal_id}"
 
 
 class DealEvent(models.Model):
@@ -160,6 +220,7 @@ class DealEvent(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deal_events")
     deal_number = models.PositiveIntegerField()
+    svara = models.PositiveSmallIntegerField(default=0)  # the Deal row's `svara` it belongs to
     version = models.PositiveIntegerField()  # the table's version the event came with
     index = models.PositiveSmallIntegerField()  # its place among that version's events
     event = models.JSONField()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import history_views, views
 
 app_name = "tables"
 urlpatterns = [
@@ -9,4 +9,9 @@ urlpatterns = [
     # "Count the hand" keeps the short public address the top bar links to.
     path("count/", views.count_page, name="count"),
     path("count/points/", views.count_points, name="count_points"),
+    # Hand histories (tables/history_views.py): a player's own deals, a deal's replay and its text.
+    path("history/", history_views.history_list, name="history"),
+    path("history/<int:deal_id>/", history_views.deal_replay, name="replay"),
+    path("history/<int:deal_id>.txt", history_views.deal_text, name="deal_text"),
+    path("tables/<int:table_id>/last-deal/", history_views.last_deal, name="last_deal"),
 ]

@@ -295,6 +295,8 @@ def play_action(
     before = chips_of(state)
     bots = bot_players(state)  # before the action too: a bot whose seat it vacates cashes out to the pool
     deal_before = state.deal_no if state.phase != "waiting" else None
+    svara_before = state.svara_chain
+    sitters = history.roster(state)  # who plays a deal this action may start (a seat it vacates keeps its name)
     decks = _decks_for(table)
     try:
         events = state.apply(action, rng=decks) if decks is not None else state.apply(action)
@@ -309,7 +311,8 @@ def play_action(
     except WalletError as error:
         raise DoorError("wallet", str(error)) from None
     now = timezone.now()
-    event_rows = history.record(table, deal_before, state.version, events, now)
+    stacks = {seat: before.stacks[player] for player, seat in before.seats.items()}
+    event_rows = history.record(table, deal_before, svara_before, state.version, events, now, sitters, stacks)
     _store(table, state, now, action.kind, occupied=bool(after.stacks))
     answer = state.standing_answer()  # a standing choice this change calls for: answered next, in this transaction
     reply = None

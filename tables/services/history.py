@@ -1,42 +1,207 @@
 """Hand histories: a `Deal` row opens at `deal_started` and closes at `deal_ended`; every event in between is
-appended as a `DealEvent` row (one insert per action, nothing rewritten)."""
+appended as a `DealEvent` row (one insert per action, nothing rewritten). The deal's players are `DealSeat` rows,
+inserted with the deal and given their results when it ends, in the door's transaction.
+
+A svara is a deal of its own (RULES §7): the deal it came out of closes at the `svara` event and the svara's row
+opens there, linked to it (`Deal.previous`); its players are the tied, and each buyer joins at his `buy_in`."""
 
 from __future__ import annotations
 
-from ..engine.events import DealEnded, DealStarted, Event, PotAwarded, Split
-from ..models import Deal, DealEvent, Table
+from dataclasses import dataclass
+
+from django.db import models
+from django.db.models import Case, Value, When
+
+from ..engine.events import (
+    Ante,
+    BuyIn,
+    ChipsAdded,
+    DealEnded,
+    DealStarted,
+    Event,
+    LevelsReturned,
+    PotAwarded,
+    Seated,
+    SeatVacated,
+    Split,
+    Svara,
+    _Award,
+    _Put,
+)  # fmt: skip
+from ..models import Deal, DealEvent, DealSeat, Table
 
 AWARDS = (PotAwarded, Split)  # the events that award a pot (a split awards it too, rake and all: §7, §8)
 
 
-def record(table: Table, deal_before: int | None, version: int, events: list[Event], now) -> list[DealEvent]:
+@dataclass(frozen=True, slots=True)
+class Sitter:
+    """Who held a seat when the action began (a deal's players cannot change within one action)."""
+
+    player: str | None
+    name: str
+    bot: bool
+
+
+def roster(state) -> tuple[Sitter, ...]:
+    """Each seat's holder before an action is applied: a seat vacated by the action's deal end keeps its name."""
+    return tuple(Sitter(s.player, s.name or "", bool(s.bot)) for s in state.seats)
+
+
+def record(
+    table: Table, deal_before: int | None, svara_before: int, version: int, events: list[Event], now,
+    sitters: tuple[Sitter, ...] = (), stacks: dict[int, int] | None = None,
+) -> list[DealEvent]:  # fmt: skip
     """One action's events as the rows to append to the deal they belong to (the door writes them with the state:
-    statements.write_action); a deal's row opens and closes here. `deal_before` is the number of the deal running
-    before the action (None between deals): events between deals (sitting down, pressing New deal) belong to
-    no deal."""
-    deal = deal_before
+    statements.write_action); a deal's rows (Deal, DealSeat) open and close here. `deal_before` is the number of the
+    deal running before the action (None between deals), `svara_before` its place in a svara chain: events between
+    deals (sitting down, pressing New deal) belong to no deal. `sitters` (roster) and `stacks` (seat: stack, before
+    the action) name the players and their stacks when a deal starts."""
+    deal, svara = deal_before, svara_before if deal_before is not None else 0
+    running = dict(stacks or {})  # each seat's stack as the events go (what a deal's start shows)
     rows = []
+    opened: dict[tuple[int, int], Deal] = {}  # deals opened in this action, by (number, svara)
     for index, event in enumerate(events):
         if isinstance(event, DealStarted):
-            deal = event.deal_no
-            Deal.objects.create(table=table, number=deal, started_at=now)
+            deal, svara = event.deal_no, 0
+            opened[deal, 0] = _open(table, deal, 0, None, event.seats, sitters, running, now)
         if deal is None:
+            _follow_stacks(running, event)
             continue
-        rows.append(DealEvent(table=table, deal_number=deal, version=version, index=index, event=event.to_json()))
-        if isinstance(event, DealEnded):
-            _close(table, deal, [row.event for row in rows if row.deal_number == deal], now)
-            deal = None
+        rows.append(DealEvent(table=table, deal_number=deal, svara=svara, version=version, index=index,
+                              event=event.to_json()))  # fmt: skip
+        if isinstance(event, BuyIn):
+            running[event.seat] = event.stack + event.price  # his stack when he joined the svara
+            _join(table, opened.get((deal, svara)) or _deal_id(table, deal, svara), event.seat, sitters, running, now)
+        _follow_stacks(running, event)
+        if isinstance(event, Svara):
+            _close(table, deal, svara, rows, now, tied=event.seats)
+            previous = opened.get((deal, svara)) or _deal_id(table, deal, svara)
+            svara = event.chain
+            opened[deal, svara] = _open(table, deal, svara, previous, event.seats, sitters, running, now)
+        elif isinstance(event, DealEnded):
+            _close(table, deal, svara, rows, now)
+            deal, svara = None, 0
     return rows
 
 
-def _close(table: Table, number: int, new: list[dict], now) -> None:
-    """The deal's pot, rake and winners, from its awards: those stored, and those of this action."""
-    kinds = [kind.type for kind in AWARDS]
-    stored = DealEvent.objects.filter(table=table, deal_number=number, event__type__in=kinds)
-    awards = [*stored.values_list("event", flat=True), *(e for e in new if e["type"] in kinds)]
-    Deal.objects.filter(table=table, number=number).update(
-        ended_at=now,
-        pot=max((e["pot"] for e in awards), default=0),
-        rake=sum(e["rake"] for e in awards),
+def _follow_stacks(running: dict[int, int], event: Event) -> None:
+    match event:
+        case Ante(seats=seats, ante=ante):
+            for seat in seats:
+                running[seat] = running.get(seat, ante) - ante
+        case _Put(seat=seat, stack=stack) | BuyIn(seat=seat, stack=stack) | ChipsAdded(seat=seat, stack=stack):
+            running[seat] = stack
+        case Seated(seat=seat, stack=stack):
+            running[seat] = stack
+        case SeatVacated(seat=seat):
+            running.pop(seat, None)
+        case LevelsReturned(returned=returned):
+            for seat, chips in returned.items():
+                running[seat] = running.get(seat, 0) + chips
+        case _Award(winners=winners):
+            for winner in winners:
+                running[winner.seat] = running.get(winner.seat, 0) + winner.amount
+
+
+def _deal_id(table: Table, number: int, svara: int) -> int:
+    return Deal.objects.filter(table=table, number=number, svara=svara).values_list("pk", flat=True).get()
+
+
+def _open(table, number, svara, previous, seats, sitters, running, now) -> Deal:
+    """The deal's row and its players' (two inserts)."""
+    previous_id = previous.pk if isinstance(previous, Deal) else previous
+    deal = Deal.objects.create(table=table, number=number, svara=svara, previous_id=previous_id, started_at=now)
+    DealSeat.objects.bulk_create([_seat_row(table, deal.pk, seat, sitters, running, now) for seat in seats])
+    return deal
+
+
+def _join(table, deal, seat, sitters, running, now) -> None:
+    """A svara's buyer joins its players (RULES §7)."""
+    DealSeat.objects.bulk_create([_seat_row(table, deal.pk if isinstance(deal, Deal) else deal, seat, sitters,
+                                            running, now)])  # fmt: skip
+
+
+def _seat_row(table, deal_id, seat, sitters, running, now) -> DealSeat:
+    sitter = sitters[seat] if seat < len(sitters) else Sitter(None, "", False)
+    return DealSeat(
+        deal_id=deal_id, user_id=int(sitter.player), table=table, family=table.family, started_at=now, seat=seat,
+        name=sitter.name, bot=sitter.bot, stack=max(running.get(seat, 0), 0),
+    )  # fmt: skip
+
+
+@dataclass
+class Result:
+    """What one deal brought one seat (a DealSeat's result fields)."""
+
+    put_in: int = 0
+    antes: int = 0
+    won: int = 0
+    tied: bool = False
+
+
+def results(events: list[dict], tied: tuple[int, ...] = ()) -> dict[int, Result]:
+    """Each seat's chips in and out of one deal (or svara), from its events' JSON."""
+    by_seat: dict[int, Result] = {}
+
+    def of(seat) -> Result:
+        return by_seat.setdefault(int(seat), Result())
+
+    for event in events:
+        kind = event["type"]
+        if kind == "ante":
+            for seat in event["seats"]:
+                of(seat).put_in += event["ante"]
+                of(seat).antes += event["ante"]
+        elif kind in ("bet", "call", "raise", "blind", "dark"):
+            of(event["seat"]).put_in += event["added"]
+        elif kind == "buy_in":
+            of(event["seat"]).put_in += event["price"]
+        elif kind == "levels_returned":
+            for seat, chips in event["returned"].items():
+                of(seat).put_in -= chips
+        elif kind in ("pot_awarded", "split"):
+            for winner in event["winners"]:
+                of(winner["seat"]).won += winner["amount"]
+    for seat in tied:
+        of(seat).tied = True
+    return by_seat
+
+
+def _close(table: Table, number: int, svara: int, new_rows: list[DealEvent], now, tied: tuple[int, ...] = ()):
+    """The deal's pot, rake and winners from its awards, its players' results from its events (those stored, and
+    those of this action): one read and two updates."""
+    stored = DealEvent.objects.filter(table=table, deal_number=number, svara=svara).order_by("version", "index")
+    events = [*stored.values_list("event", flat=True),
+              *(r.event for r in new_rows if r.deal_number == number and r.svara == svara)]  # fmt: skip
+    kinds = {kind.type for kind in AWARDS}
+    awards = [e for e in events if e["type"] in kinds]
+    pot = max((e["pot"] for e in awards), default=0)
+    if tied:  # ended in a tie: its pot carries over to the svara, nobody won it
+        pot = next((e["pot"] for e in reversed(events) if e["type"] == "svara"), 0)
+    Deal.objects.filter(table=table, number=number, svara=svara).update(
+        ended_at=now, pot=pot, rake=sum(e["rake"] for e in awards),
         winners=[w for e in awards for w in e["winners"]],
+    )  # fmt: skip
+    _write_results(table, number, svara, results(events, tied))
+
+
+def _write_results(table: Table, number: int, svara: int, by_seat: dict[int, Result]) -> None:
+    """Every player's result of the deal in one UPDATE, seat by seat in CASEs (a player with no event keeps his
+    zeros: there is none, every player paid an ante, bought in or tied into the svara)."""
+
+    def per_seat(value, output):
+        whens = [When(seat=seat, then=Value(value(r), output_field=output)) for seat, r in by_seat.items()]
+        return Case(*whens, default=Value(value(Result()), output_field=output), output_field=output)
+
+    integer, boolean = models.IntegerField(), models.BooleanField()
+    DealSeat.objects.filter(deal__table=table, deal__number=number, deal__svara=svara).update(
+        ended=True,
+        put_in=per_seat(lambda r: r.put_in, integer),
+        won=per_seat(lambda r: r.won, integer),
+        net=per_seat(lambda r: r.won - r.put_in, integer),
+        won_pot=per_seat(lambda r: r.won > 0, boolean),
+        # Beyond the ante: a bet, call, raise, blind or dark bet; in a svara (no ante) any chip, a buy-in too.
+        played=per_seat(lambda r: r.put_in > r.antes, boolean),
+        tied=per_seat(lambda r: r.tied, boolean),
+        svara_won=per_seat(lambda r: svara > 0 and r.won > 0, boolean),
     )

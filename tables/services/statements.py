@@ -16,7 +16,7 @@ from django.db import connection
 from ..models import ClientMessage, DealEvent, Table
 
 _STATE_FIELDS = ("state", "version", "clock_kind", "clock_seats", "clock_deadline", "empty_since")
-_EVENT_FIELDS = ("table", "deal_number", "version", "index", "event")
+_EVENT_FIELDS = ("table", "deal_number", "svara", "version", "index", "event")
 _REPLY_FIELDS = ("table", "user", "client_id", "response", "created_at")
 
 

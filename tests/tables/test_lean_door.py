@@ -137,13 +137,15 @@ PER_KIND = [  # (who, action, PostgreSQL, SQLite)
     (0, {"kind": "sit", "amount": 400, "seat": 0}, 17, 19),
     (1, {"kind": "sit", "amount": 400, "seat": 1}, 17, 19),
     (0, {"kind": "new_deal"}, 2, 3),  # ready: lock, state and reply (SQLite: one each)
-    (1, {"kind": "new_deal"}, 10, 13),  # the deal starts: antes into a new pot, the deal's row and events
+    (1, {"kind": "new_deal"}, 11, 14),  # the deal starts: antes into a new pot, the deal's row, its players' rows
+    # (one insert), its events
     ("turn", {"kind": "open", "card": 0}, 2, 4),
     ("turn", {"kind": "check"}, 2, 4),
     ("turn", {"kind": "bet", "amount": 20}, 4, 7),
     ("turn", {"kind": "raise", "amount": 40}, 4, 7),
     ("turn", {"kind": "call"}, 4, 7),
-    ("turn", {"kind": "show"}, 10, 13),  # the deal ends: the award, the rake to a new house account, the deal closed
+    # The deal ends: the award, the rake to a new house account, the deal closed, its players' results (one update).
+    ("turn", {"kind": "show"}, 11, 14),
     (0, {"kind": "add_chips", "amount": 50}, 4, 6),
     (0, {"kind": "sit_out"}, 2, 3),
     (0, {"kind": "back"}, 2, 3),
