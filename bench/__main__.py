@@ -18,6 +18,8 @@ BENCHMARKS = {
     "ledger": "chip transfers per second through the wallet vs bare row writes (bench/ledger.py)",
     "storage": "the stored format's dumps + loads per action, keyed format 5 vs positional format 4 (bench/storage.py)",
     "door": "table actions per second through the one door (lock, engine, ledger) vs the engine alone (bench/door.py)",
+    "standings": "the leaderboard and a busy player's profile with 100,000 stored deals, and beat's tally "
+                 "(bench/standings.py)",
     "live": "real deals over real WebSockets on a production-like deployment vs an echo consumer and pgbench "
             "(bench/live.py)",
 }

@@ -8,45 +8,43 @@ that ended before that was visible to an earlier run. Tallied deals older than t
 
 from __future__ import annotations
 
-from collections import defaultdict
-from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import timedelta
 
-from django.db import transaction
+from django.db import connection, transaction
 
-from tables.models import Deal, DealSeat
+from tables.models import Deal
 
-from .models import PlayerDay, TalliedDeal, TallyMark
+from .models import TalliedDeal, TallyMark
 
 SLACK = timedelta(hours=1)
 BATCH = 2000  # deals a transaction adds
 
 
-@dataclass
-class DayTotals:
-    bot: bool = False
-    deals: int = 0
-    deals_won: int = 0
-    played: int = 0
-    svaras: int = 0
-    svaras_won: int = 0
-    biggest_pot: int = 0
-    net: int = 0
-
-    def add(self, seat: DealSeat, svara: int) -> None:
-        self.bot = seat.bot
-        if svara:
-            self.svaras += 1
-            self.svaras_won += seat.svara_won
-        else:
-            self.deals += 1
-            self.played += seat.played
-        self.deals_won += seat.won_pot
-        self.biggest_pot = max(self.biggest_pot, seat.won)
-        self.net += seat.net
-
-
 SUMMED = ("deals", "deals_won", "played", "svaras", "svaras_won", "net")
+
+# The day rows get a batch's players added in one statement, summed in the database (PostgreSQL and SQLite both
+# know INSERT … ON CONFLICT DO UPDATE); `{day}` and `{greatest}` are the dialect's.
+ADD_PLAYERS = """
+INSERT INTO stats_playerday (user_id, family, day, bot, deals, deals_won, played, svaras, svaras_won, biggest_pot, net)
+SELECT s.user_id, s.family, {day}, MAX(CASE WHEN s.bot THEN 1 ELSE 0 END) = 1,
+       SUM(CASE WHEN d.svara = 0 THEN 1 ELSE 0 END),
+       SUM(CASE WHEN s.won_pot THEN 1 ELSE 0 END),
+       SUM(CASE WHEN d.svara = 0 AND s.played THEN 1 ELSE 0 END),
+       SUM(CASE WHEN d.svara > 0 THEN 1 ELSE 0 END),
+       SUM(CASE WHEN s.svara_won THEN 1 ELSE 0 END),
+       MAX(s.won), SUM(s.net)
+FROM tables_dealseat s JOIN tables_deal d ON d.id = s.deal_id
+WHERE s.ended AND s.deal_id IN ({deals})
+GROUP BY s.user_id, s.family, {day}
+ON CONFLICT (user_id, family, day) DO UPDATE SET
+  bot = EXCLUDED.bot,
+  {sums},
+  biggest_pot = {greatest}(stats_playerday.biggest_pot, EXCLUDED.biggest_pot)
+"""
+DIALECT = {
+    "postgresql": {"day": "(d.ended_at AT TIME ZONE 'UTC')::date", "greatest": "GREATEST"},
+    "sqlite": {"day": "date(d.ended_at)", "greatest": "MAX"},  # stored in UTC
+}
 
 
 def tally_deals() -> int:
@@ -68,20 +66,13 @@ def _tally_batch() -> int:
     pending = list(
         deals.exclude(pk__in=TalliedDeal.objects.values("deal_id"))
         .order_by("ended_at", "pk")
-        .values_list("pk", "svara", "ended_at", "table__family")[:BATCH]
+        .values_list("pk", "ended_at")[:BATCH]
     )
     if not pending:
         return 0
-    about = {pk: (svara, ended_at.date(), family) for pk, svara, ended_at, family in pending}
-    totals: dict[tuple[int, str, date], DayTotals] = defaultdict(DayTotals)
-    for seat in DealSeat.objects.filter(deal_id__in=about, ended=True).only(
-        "deal_id", "user_id", "bot", "won", "net", "won_pot", "played", "svara_won"
-    ):
-        svara, day, family = about[seat.deal_id]
-        totals[seat.user_id, family, day].add(seat, svara)
-    _add(totals)
-    TalliedDeal.objects.bulk_create([TalliedDeal(deal_id=pk, ended_at=ended_at) for pk, _, ended_at, _ in pending])
-    newest = max(ended_at for _, _, ended_at, _ in pending)
+    _add([pk for pk, _ in pending])
+    TalliedDeal.objects.bulk_create([TalliedDeal(deal_id=pk, ended_at=ended_at) for pk, ended_at in pending])
+    newest = max(ended_at for _, ended_at in pending)
     if mark.through is None or newest > mark.through:
         mark.through = newest
         mark.save(update_fields=["through"])
@@ -89,29 +80,13 @@ def _tally_batch() -> int:
     return len(pending)
 
 
-def _add(totals: dict[tuple[int, str, date], DayTotals]) -> None:
-    """Existing rows get the totals added (no other run writes them: the mark's lock is held), new ones are made."""
-    if not totals:
-        return
-    users = {user for user, _, _ in totals}
-    existing = {
-        (row.user_id, row.family, row.day): row
-        for row in PlayerDay.objects.filter(user_id__in=users, day__in={day for _, _, day in totals})
-    }
-    new, changed = [], []
-    for key, total in totals.items():
-        row = existing.get(key)
-        if row is None:
-            user, family, day = key
-            new.append(PlayerDay(user_id=user, family=family, day=day, bot=total.bot,
-                                 biggest_pot=total.biggest_pot, **{f: getattr(total, f) for f in SUMMED}))
-            continue
-        for field in SUMMED:
-            setattr(row, field, getattr(row, field) + getattr(total, field))
-        row.biggest_pot = max(row.biggest_pot, total.biggest_pot)
-        changed.append(row)
-    PlayerDay.objects.bulk_create(new)
-    PlayerDay.objects.bulk_update(changed, [*SUMMED, "biggest_pot"])
-
-
-
+def _add(deal_ids: list[int]) -> None:
+    """Their players added to the day rows (no other run writes them meanwhile: the mark's lock is held)."""
+    dialect = DIALECT[connection.vendor]
+    sql = ADD_PLAYERS.format(
+        deals=", ".join(["%s"] * len(deal_ids)),
+        sums=",\n  ".join(f"{f} = stats_playerday.{f} + EXCLUDED.{f}" for f in SUMMED),
+        **dialect,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, deal_ids)
