@@ -5,6 +5,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 
+from stats.standings import player_stats
+
 from .forms import ProfileForm
 
 HISTORY_PAGE_SIZE = 20
@@ -35,5 +37,5 @@ def profile(request):
     return render(
         request,
         "accounts/profile.html",
-        {"form": form, "balance": balance, "history_page": page},
+        {"form": form, "balance": balance, "history_page": page, "stats": player_stats(user)},
     )

@@ -19,6 +19,8 @@ BENCHMARKS = {
     "storage": "the stored format's dumps + loads per action, keyed format 5 vs positional format 4 (bench/storage.py)",
     "door": "table actions per second through the one door (lock, engine, ledger) vs the engine alone (bench/door.py)",
     "history": "the hand history pages with 100,000 stored deals vs a bare page (bench/history.py)",
+    "standings": "the leaderboard and a busy player's profile with 100,000 stored deals, and beat's tally "
+                 "(bench/standings.py)",
     "live": "real deals over real WebSockets on a production-like deployment vs an echo consumer and pgbench "
             "(bench/live.py)",
 }

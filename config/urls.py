@@ -18,5 +18,6 @@ urlpatterns = [
     # The balance lived with the tables before; a table page opened before the move still asks there.
     path("tables/balance/", RedirectView.as_view(pattern_name="wallet:balance", permanent=True)),
     path("", include("tables.urls")),
+    path("", include("stats.urls")),
     path("", include("lobby.urls")),
 ]

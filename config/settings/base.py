@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "tables",
     "bots",
     "lobby",
+    "stats",
     "embedded",
 ]
 
@@ -254,6 +255,7 @@ CELERY_BEAT_SCHEDULE = {
     "prune-replies": {"task": "tables.tasks.prune_replies", "schedule": timedelta(seconds=60)},
     "close-idle-tables": {"task": "lobby.tasks.close_idle_tables", "schedule": timedelta(seconds=60)},
     "keep-bot-tables": {"task": "bots.tasks.keep_bot_tables", "schedule": timedelta(seconds=10)},
+    "tally-ended-deals": {"task": "stats.tasks.tally_ended_deals", "schedule": timedelta(seconds=5)},
 }
 
 LOGGING = {
@@ -286,6 +288,8 @@ SVARA_OPEN_TABLES_PER_PLAYER = int(os.environ.get("SVARA_OPEN_TABLES_PER_PLAYER"
 SVARA_DECK_PROVIDER = None
 # A new player's starting chips (a ledger transfer from the treasury when the account is made; 0: none, then staff
 # credit them): 2,000 seats him at a table of ante 10 for 20 to 100 antes with some to spare.
+# The leaderboard lists people with at least this many deals of the family in its period (stats/standings.py).
+SVARA_LEADERBOARD_MIN_DEALS = int(os.environ.get("SVARA_LEADERBOARD_MIN_DEALS", "20"))
 SVARA_WELCOME_CHIPS = int(os.environ.get("SVARA_WELCOME_CHIPS", "2000"))
 # How long the answer to a message id is kept for a resend (after a reconnect); beat prunes older ones.
 SVARA_REPLY_SECONDS = float(os.environ.get("SVARA_REPLY_SECONDS", "900"))
