@@ -6,11 +6,10 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Max, Sum
 
 from tables.models import Family
 
-from .models import PlayerDay
+from .models import PlayerDay, PlayerTotal, PlayerWeek
 
 PERIODS = {"week": "this week", "all": "all time"}
 LEADERBOARD_SIZE = 50
@@ -54,23 +53,19 @@ def week_start(today: date | None = None) -> date:
 
 
 def player_stats(user) -> list[FamilyStats]:
-    """His figures per family he has played, each with its chart of net chips over time."""
-    rows = list(PlayerDay.objects.filter(user=user).order_by("family", "day"))
+    """His figures per family he has played (all time), each with its chart of net chips day by day."""
+    days = list(PlayerDay.objects.filter(user=user).order_by("day").values_list("family", "net"))
     out = []
-    for family in Family.values:
-        days = [row for row in rows if row.family == family]
-        if not days:
-            continue
-        running, series = 0, []
-        for row in days:
-            running += row.net
-            series.append(running)
+    totals = sorted(PlayerTotal.objects.filter(user=user), key=lambda total: Family.values.index(total.family))
+    for total in totals:
+        running, series = 0, [0]
+        for family, net in days:
+            if family == total.family:
+                running += net
+                series.append(running)
         out.append(FamilyStats(
-            family=family,
-            **{f: sum(getattr(row, f) for row in days)
-               for f in ("deals", "deals_won", "played", "svaras", "svaras_won", "net")},
-            biggest_pot=max(row.biggest_pot for row in days),
-            chart=chart_points([0, *series]),
+            family=total.family, biggest_pot=total.biggest_pot, chart=chart_points(series),
+            **{f: getattr(total, f) for f in ("deals", "deals_won", "played", "svaras", "svaras_won", "net")},
         ))
     return out
 
@@ -86,18 +81,15 @@ def chart_points(series: list[int], width: int = 240, height: int = 60) -> str:
 
 
 def leaderboard(family: str, period: str) -> list[Standing]:
-    """People (no bots) by net chips in the period, with at least SVARA_LEADERBOARD_MIN_DEALS deals in it."""
-    rows = PlayerDay.objects.filter(family=family, bot=False)
+    """People (no bots) by net chips in the period, with at least SVARA_LEADERBOARD_MIN_DEALS deals in it: one
+    span's rows, read in the order of their index."""
     if period == "week":
-        rows = rows.filter(day__gte=week_start())
+        rows = PlayerWeek.objects.filter(week=week_start())
+    else:
+        rows = PlayerTotal.objects.all()
     ranked = (
-        rows.values("user_id", "user__display_name", "user__email")
-        .annotate(deals_sum=Sum("deals"), net_sum=Sum("net"), latest=Max("day"))
-        .filter(deals_sum__gte=settings.SVARA_LEADERBOARD_MIN_DEALS)
-        .order_by("-net_sum", "-deals_sum", "user_id")[:LEADERBOARD_SIZE]
+        rows.filter(family=family, bot=False, deals__gte=settings.SVARA_LEADERBOARD_MIN_DEALS)
+        .select_related("user").order_by("-net", "-deals", "user_id")[:LEADERBOARD_SIZE]
     )
-    return [
-        Standing(place, row["user_id"], row["user__display_name"] or row["user__email"].split("@")[0],
-                 row["deals_sum"], row["net_sum"])
-        for place, row in enumerate(ranked, start=1)
-    ]
+    return [Standing(place, row.user_id, row.user.table_name, row.deals, row.net)
+            for place, row in enumerate(ranked, start=1)]

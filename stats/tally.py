@@ -22,11 +22,12 @@ BATCH = 2000  # deals a transaction adds
 
 SUMMED = ("deals", "deals_won", "played", "svaras", "svaras_won", "net")
 
-# The day rows get a batch's players added in one statement, summed in the database (PostgreSQL and SQLite both
-# know INSERT … ON CONFLICT DO UPDATE); `{day}` and `{greatest}` are the dialect's.
+# A batch's players are added to each span's rows in one statement, summed in the database (PostgreSQL and SQLite
+# both know INSERT … ON CONFLICT DO UPDATE). `{span}` is the span's key (a day, a week's Monday, none for all time).
 ADD_PLAYERS = """
-INSERT INTO stats_playerday (user_id, family, day, bot, deals, deals_won, played, svaras, svaras_won, biggest_pot, net)
-SELECT s.user_id, s.family, {day}, MAX(CASE WHEN s.bot THEN 1 ELSE 0 END) = 1,
+INSERT INTO {table} (user_id, family, {span_column} bot, deals, deals_won, played, svaras, svaras_won, biggest_pot,
+                     net)
+SELECT s.user_id, s.family, {span} MAX(CASE WHEN s.bot THEN 1 ELSE 0 END) = 1,
        SUM(CASE WHEN d.svara = 0 THEN 1 ELSE 0 END),
        SUM(CASE WHEN s.won_pot THEN 1 ELSE 0 END),
        SUM(CASE WHEN d.svara = 0 AND s.played THEN 1 ELSE 0 END),
@@ -35,16 +36,21 @@ SELECT s.user_id, s.family, {day}, MAX(CASE WHEN s.bot THEN 1 ELSE 0 END) = 1,
        MAX(s.won), SUM(s.net)
 FROM tables_dealseat s JOIN tables_deal d ON d.id = s.deal_id
 WHERE s.ended AND s.deal_id IN ({deals})
-GROUP BY s.user_id, s.family, {day}
-ON CONFLICT (user_id, family, day) DO UPDATE SET
+GROUP BY s.user_id, s.family {group_span}
+ON CONFLICT (user_id, family {span_key}) DO UPDATE SET
   bot = EXCLUDED.bot,
   {sums},
-  biggest_pot = {greatest}(stats_playerday.biggest_pot, EXCLUDED.biggest_pot)
+  biggest_pot = {greatest}({table}.biggest_pot, EXCLUDED.biggest_pot)
 """
-DIALECT = {
-    "postgresql": {"day": "(d.ended_at AT TIME ZONE 'UTC')::date", "greatest": "GREATEST"},
-    "sqlite": {"day": "date(d.ended_at)", "greatest": "MAX"},  # stored in UTC
+SUMMED = ("deals", "deals_won", "played", "svaras", "svaras_won", "net")
+SPANS = {  # table: (its key column, the key in each dialect)
+    "stats_playerday": ("day", {"postgresql": "(d.ended_at AT TIME ZONE 'UTC')::date",
+                                "sqlite": "date(d.ended_at)"}),  # SQLite keeps UTC
+    "stats_playerweek": ("week", {"postgresql": "date_trunc('week', d.ended_at AT TIME ZONE 'UTC')::date",
+                                  "sqlite": "date(d.ended_at, 'weekday 0', '-6 days')"}),  # Monday
+    "stats_playertotal": (None, None),
 }
+GREATEST = {"postgresql": "GREATEST", "sqlite": "MAX"}
 
 
 def tally_deals() -> int:
@@ -81,12 +87,16 @@ def _tally_batch() -> int:
 
 
 def _add(deal_ids: list[int]) -> None:
-    """Their players added to the day rows (no other run writes them meanwhile: the mark's lock is held)."""
-    dialect = DIALECT[connection.vendor]
-    sql = ADD_PLAYERS.format(
-        deals=", ".join(["%s"] * len(deal_ids)),
-        sums=",\n  ".join(f"{f} = stats_playerday.{f} + EXCLUDED.{f}" for f in SUMMED),
-        **dialect,
-    )
+    """Their players added to every span's rows (no other run writes them meanwhile: the mark's lock is held)."""
+    vendor = connection.vendor
+    sums = ",\n  ".join(f"{f} = {{table}}.{f} + EXCLUDED.{f}" for f in SUMMED)
     with connection.cursor() as cursor:
-        cursor.execute(sql, deal_ids)
+        for table, (column, key) in SPANS.items():
+            span = key[vendor] if key else ""
+            sql = ADD_PLAYERS.format(
+                table=table, deals=", ".join(["%s"] * len(deal_ids)), sums=sums.format(table=table),
+                span_column=f"{column}," if column else "", span=f"{span}," if span else "",
+                group_span=f", {span}" if span else "", span_key=f", {column}" if column else "",
+                greatest=GREATEST[vendor],
+            )
+            cursor.execute(sql, deal_ids)

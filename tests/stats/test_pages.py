@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.test import Client
 
-from stats.models import PlayerDay
+from stats.models import PlayerDay, PlayerTotal, PlayerWeek
 from stats.standings import chart_points, week_start
 from tests.tables.conftest import make_user
 
@@ -14,8 +14,15 @@ pytestmark = pytest.mark.django_db
 
 
 def day_row(user, day, family="classic", **figures):
+    """A day's tally, added to its week and all time as beat's tally adds it (tests/stats/test_tally.py)."""
     values = {"deals": 10, "deals_won": 3, "played": 4, "svaras": 1, "svaras_won": 1, "biggest_pot": 120, "net": 50}
-    return PlayerDay.objects.create(user=user, family=family, day=day, bot=user.is_bot, **(values | figures))
+    values |= figures
+    PlayerDay.objects.create(user=user, family=family, day=day, bot=user.is_bot, **values)
+    for model, span in ((PlayerWeek, {"week": day - timedelta(days=day.weekday())}), (PlayerTotal, {})):
+        row, _ = model.objects.get_or_create(user=user, family=family, bot=user.is_bot, **span)
+        for field, value in values.items():
+            setattr(row, field, max(row.biggest_pot, value) if field == "biggest_pot" else getattr(row, field) + value)
+        row.save()
 
 
 def logged_in(user) -> Client:

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from stats import tally
-from stats.models import PlayerDay, TalliedDeal
+from stats.models import PlayerDay, PlayerTotal, PlayerWeek, TalliedDeal
 from tables import services
 from tables.models import Deal, DealSeat, Table
 from tests.tables.conftest import state_of
@@ -43,6 +43,20 @@ def tallied_totals(users) -> dict:
         (row.user_id, row.family, row.day): {f: getattr(row, f) for f in (*SUMMED, "biggest_pot")}
         for row in PlayerDay.objects.filter(user__in=users)
     }
+
+
+def spans_agree(users) -> None:
+    """The week and all-time rows are the day rows summed (the biggest pot: their greatest)."""
+    for model, key in ((PlayerWeek, lambda day: day - timedelta(days=day.weekday())), (PlayerTotal, lambda day: None)):
+        wanted = {}
+        for (user, family, day), figures in tallied_totals(users).items():
+            row = wanted.setdefault((user, family, key(day)), dict.fromkeys((*SUMMED, "biggest_pot"), 0))
+            for f in SUMMED:
+                row[f] += figures[f]
+            row["biggest_pot"] = max(row["biggest_pot"], figures["biggest_pot"])
+        got = {(row.user_id, row.family, getattr(row, "week", None)): {f: getattr(row, f) for f in (*SUMMED, "biggest_pot")}
+               for row in model.objects.filter(user__in=users)}
+        assert got == wanted, model.__name__
 
 
 # --- the arithmetic, on hand-made deals ending and committing in any order ---
@@ -84,11 +98,27 @@ def test_every_ended_deal_is_added_exactly_once_in_any_order(deals, cuts, batch,
     tally.tally_deals()
     assert tally.tally_deals() == 0
     assert tallied_totals(users) == expected_totals(users)
+    spans_agree(users)
 
 
 # --- real deals through the door ---
 
 TIED = ["Ah Kh 7d", "As Ks 8d"]  # 21 each: a tie on top, and a svara (§7)
+
+
+def choose(legal: list[dict], liked: tuple[str, ...]) -> dict | None:
+    """The first liked move the player has, else any move that keeps the deal going (open a card, the least)."""
+    by_kind = {entry["kind"]: entry for entry in legal}
+    for kind in liked:
+        if kind in by_kind:
+            return {"kind": kind}
+    for entry in legal:
+        if entry["kind"] in ("sit_out", "stand", "add_chips") or (entry["kind"] == "new_deal" and "new_deal" not in liked):
+            continue
+        if entry["kind"] == "open":
+            return {"kind": "open", "card": entry["min"]}
+        return {"kind": entry["kind"], **({"amount": entry["min"]} if entry.get("min") is not None else {})}
+    return None
 
 
 @pytest.mark.django_db(transaction=True)
@@ -111,15 +141,14 @@ def test_real_deals_and_a_svara_add_up_on_the_profile_figures_S7(classic_table, 
         for table in (classic_table, bulgarian_table):
             state = state_of(table.pk)
             for seat, user in enumerate(players):
-                kinds = {entry["kind"] for entry in state.view(seat)["legal"]}
-                for kind in liked:
-                    if kind in kinds:
-                        services.act(table.pk, user, {"kind": kind})
-                        break
-                state = state_of(table.pk)
+                action = choose(state.view(seat)["legal"], liked)
+                if action is not None:
+                    services.act(table.pk, user, action)
+                    state = state_of(table.pk)
     assert Deal.objects.filter(svara__gt=0, ended_at__isnull=False).exists()
     assert tally.tally_deals() >= 6
     assert tallied_totals(players) == expected_totals(players)
+    spans_agree(players)
     # With every deal over, net chips over his day rows are what his stacks did at the tables.
     for user in players:
         net = PlayerDay.objects.filter(user=user).aggregate(total=Sum("net"))["total"]
@@ -157,4 +186,5 @@ def test_two_runs_at_once_add_each_deal_once(players, classic_table):
     assert sorted(added) == [0, 40]
     assert TalliedDeal.objects.count() == 40
     assert tallied_totals([ann, boris]) == expected_totals([ann, boris])
+    spans_agree([ann, boris])
     assert PlayerDay.objects.aggregate(best=Max("biggest_pot"))["best"] == 20
