@@ -86,3 +86,19 @@ def test_a_card_anywhere_else_in_a_frame_is_a_leak(played):
     checker = sight.Checker(TableTruth(1, played.kept))
     leaks = checker.check({"type": "chat", "user": "x", "hint": {"deck": ["A♠"]}}, None)
     assert len(leaks) == 1 and "A♠" in leaks[0].what
+
+
+def test_the_server_seed_of_the_running_deal_anywhere_in_a_frame_is_a_leak(played):
+    """docs/fair.md: only the commitment of the running (or coming) deal's server seed leaves the server; its seed
+    would give away every card. The seed of a deal that is over is revealed and no leak."""
+    truth = TableTruth(1, played.kept)
+    checker = sight.Checker(truth)
+    running = next(v.version for v in played.kept if truth.state(v.version).phase == "betting")
+    secret = truth.state(running).server_seed
+    leaks = checker.check({"type": "event", "version": running, "events": [{"type": "x", "hint": secret.upper()}]}, None)
+    assert [leak.what for leak in leaks] == ["the server seed of the running deal"]
+    ended = next(v.version for v in played.kept if v.version > running and truth.state(v.version).phase == "waiting")
+    revealed = truth.state(ended).fair.server_seed
+    assert revealed == secret != truth.state(ended).server_seed
+    assert sight.Checker(truth).check({"type": "event", "version": ended, "events": [{"type": "x", "s": secret}]},
+                                      None) == []
