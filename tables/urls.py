@@ -9,4 +9,5 @@ urlpatterns = [
     # "Count the hand" keeps the short public address the top bar links to.
     path("count/", views.count_page, name="count"),
     path("count/points/", views.count_points, name="count_points"),
+    path("fair/", views.fair_page, name="fair"),
 ]
