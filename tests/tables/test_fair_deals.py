@@ -258,3 +258,10 @@ def test_a_bad_seed_is_a_clear_error_and_changes_nothing(players, command, why):
         services.act(table.pk, players[0], command)
     assert refused.value.code == "bad_field" and why in refused.value.message
     assert state_of(table.pk).dumps() == before
+
+
+def test_the_example_block_of_docs_fair_md_checks(tmp_path):
+    text = (SCRIPT.parent / "fair.md").read_text(encoding="utf-8")
+    example = text.split("The text form", 1)[1].split("```", 2)[1]
+    assert run_script(tmp_path, example) == (0, "deal 17 verified: the commitment and all 15 dealt cards match the "
+                                                "seeds\n")
