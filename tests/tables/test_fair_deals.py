@@ -265,3 +265,16 @@ def test_the_example_block_of_docs_fair_md_checks(tmp_path):
     example = text.split("The text form", 1)[1].split("```", 2)[1]
     assert run_script(tmp_path, example) == (0, "deal 17 verified: the commitment and all 15 dealt cards match the "
                                                 "seeds\n")
+
+
+def test_a_socket_frame_carries_the_seed_to_the_door_command():
+    from tables.protocol import BadMessage, parse_frame
+
+    assert parse_frame('{"type": "new_deal", "seed": "ab09"}', 1).command.seed == "ab09"
+    assert parse_frame('{"type": "back", "seed": "f"}', 1).command.seed == "f"
+    assert parse_frame('{"type": "standing", "choice": "deal_me_in", "seed": "00"}', 1).command.seed == "00"
+    for frame in ('{"type": "new_deal", "seed": "AB"}', '{"type": "new_deal", "seed": ""}',
+                  '{"type": "new_deal", "seed": ["ab"]}', '{"type": "call", "seed": "ab"}'):
+        with pytest.raises(BadMessage) as refused:
+            parse_frame(frame, 1)
+        assert refused.value.code == "bad_field"
