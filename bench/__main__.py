@@ -17,6 +17,7 @@ BENCHMARKS = {
     "bots": "chips won per 100 deals by the strong bot in each match-up, with 95 % intervals (bench/bots.py)",
     "ledger": "chip transfers per second through the wallet vs bare row writes (bench/ledger.py)",
     "storage": "the stored format's dumps + loads per action, keyed format 5 vs positional format 4 (bench/storage.py)",
+    "fair": "fair decks per second (HMAC-SHA256 stream, rejection sampling) vs secrets.SystemRandom (bench/fair.py)",
     "door": "table actions per second through the one door (lock, engine, ledger) vs the engine alone (bench/door.py)",
     "history": "the hand history pages with 100,000 stored deals vs a bare page (bench/history.py)",
     "standings": "the leaderboard and a busy player's profile with 100,000 stored deals, and beat's tally "

@@ -3,8 +3,9 @@
 `python -m drills.shuffle [--decks N] [--seed-space N]`
 
 For each rule family it deals N deals through the engine itself (`TableState.apply`, the path every table takes),
-with the engine's own rng (`dealing.default_rng()`, `secrets.SystemRandom`) and a thin recorder around it that keeps
-each shuffled deck. Then:
+with the engine's own shuffle: the fair procedure (tables/engine/fair.py, docs/fair.md) from a fresh server seed a
+deal and a player's seed. Each deal's whole deck is recomputed from its fairness record (`fair.deck_for`), and
+every dealt hand is checked against it. Then:
 
 - positions: a chi-square test of how often each card lands at each position of the deck (cards × positions
   cells, (cards - 1)² degrees of freedom), and one per position (Bonferroni-corrected): a uniform shuffle passes,
@@ -110,13 +111,18 @@ class SmallSeedSpace:
 # --- dealing through the engine ---------------------------------------------------------------------------------
 
 
-def deal_through_the_engine(family: str, decks: int, rng) -> tuple[list[tuple[int, ...]], int]:
+def deal_through_the_engine(family: str, decks: int, rng=None) -> tuple[list[tuple[int, ...]], int]:
     """Deal `decks` deals at a two-seat table through `TableState.apply`; returns the recorded decks and how many
-    dealt hands differed from their place in the recorded deck."""
+    dealt hands differed from their place in the recorded deck. With no `rng` the engine deals its fair decks, each
+    recomputed from the deal's record; with one, the engine deals from it through a recorder."""
+    import secrets
+
     from tables.engine.actions import Action
+    from tables.engine.fair import deck_for
     from tables.engine.play import TableState
 
     recorder = Recorder(rng)
+    fair = rng is None
     wrong_hands = 0
     state = None
     while len(recorder.decks) < decks:
@@ -126,12 +132,17 @@ def deal_through_the_engine(family: str, decks: int, rng) -> tuple[list[tuple[in
             state.apply(Action("sit", seat=1, player="2", name="b", amount=100))
         for seat in (0, 1):
             if any(legal.kind == "new_deal" for legal in state.legal_actions(seat)):
-                state.apply(Action("new_deal", seat=seat), rng=recorder)
+                seed = secrets.token_hex(8) if seat == 0 else None
+                state.apply(Action("new_deal", seat=seat, seed=seed), rng=None if fair else recorder)
+        if fair:
+            record = state.fair
+            recorder.decks.append(tuple(card.index for card in deck_for(
+                record.server_seed, family, record.deal_no, 0, record.seeds)))
         deck = recorder.decks[-1]
         for place, seat in enumerate(state.order):
             if list(state.seats[seat].cards) != list(deck[3 * place: 3 * place + 3]):
                 wrong_hands += 1
-        state.apply(Action("fold", seat=state.clock.seats[0]), rng=recorder)
+        state.apply(Action("fold", seat=state.clock.seats[0]), rng=None if fair else recorder)
     return recorder.decks, wrong_hands
 
 
@@ -191,15 +202,13 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.decks < 1000:
         parser.error("--decks must be at least 1000 (a chi-square test needs about 30 per cell)")
-    from tables.engine.dealing import default_rng  # the engine is pure Python: no settings needed
-
     failures = []
     started = time.monotonic()
-    print(f"shuffle drill: {args.decks:,} deals per family through the engine, with its own rng "
-          f"({type(default_rng()).__module__}.{type(default_rng()).__name__})")  # fmt: skip
+    print(f"shuffle drill: {args.decks:,} deals per family through the engine, with its own fair shuffle "
+          f"(tables.engine.fair.FairShuffle)")  # fmt: skip
     for family in ("classic", "bulgarian"):
         t0 = time.monotonic()
-        decks, wrong_hands = deal_through_the_engine(family, args.decks, default_rng())
+        decks, wrong_hands = deal_through_the_engine(family, args.decks)
         positions = positions_test(decks)
         twice = repeated(decks)
         print(f"  {family}: {len(decks):,} decks of {len(decks[0])} in {time.monotonic() - t0:.1f} s; "

@@ -86,7 +86,19 @@ class Checker:
         elif kind == "event":
             allowed = self._events(message, viewer)
         self._stray_cards(message, allowed, viewer, version)
+        self._server_seed(message, viewer, version)
         return self.leaks[before:]
+
+    def _server_seed(self, message: dict, viewer, version) -> None:
+        """The server seed of the running (or coming) deal is the server's alone until that deal is over: whoever
+        knew it could read every card of the deal (docs/fair.md). Only its commitment may be in a frame."""
+        state = self.truth.state(version) if isinstance(version, int) else None
+        seed = getattr(state, "server_seed", None)
+        if not seed:
+            return
+        for path, value in _strings(message, ()):
+            if seed in value.lower():
+                self._leak(version, viewer, "/".join(map(str, path)), "the server seed of the running deal")
 
     def _leak(self, version, viewer, where: str, what: str) -> None:
         self.leaks.append(Leak(self.truth.table_id, version, viewer, where, what))
@@ -345,7 +357,7 @@ def _place(path: tuple) -> tuple | None:
 # --- the self-check: leaks planted into honest frames ---
 
 LEAK_KINDS = ("own_unopened", "others_unopened", "spectator_hidden", "folded_unseen", "folded_unseen_result",
-              "points", "stored_text", "private_event", "history_log")
+              "points", "stored_text", "private_event", "history_log", "server_seed")
 
 
 def plant(kind: str, message: dict, viewer: int | None, truth) -> dict | None:
@@ -370,6 +382,10 @@ def plant(kind: str, message: dict, viewer: int | None, truth) -> dict | None:
         return None
     if kind == "history_log":
         return _with_history_card(message, state, me, Checker(truth)._deal_states(version))
+    if kind == "server_seed":
+        forged = copy.deepcopy(message)
+        forged["state"]["fair"] = {**forged["state"].get("fair", {}), "server_seed": state.server_seed}
+        return forged
     if kind == "stored_text":
         forged = copy.deepcopy(message)
         forged["state"]["debug"] = truth.versions[version].state

@@ -9,6 +9,7 @@ from django.contrib import admin, messages
 from django.utils.html import format_html
 
 from . import services
+from .fair_record import fair_lines
 from .models import Deal, DealSeat, Table, TableSeat
 from .selectors import load_state
 from .state_io import public_events
@@ -127,7 +128,10 @@ class DealAdmin(admin.ModelAdmin):
     list_display = ["id", "table", "number", "svara", "started_at", "ended_at", "pot", "rake"]
     list_filter = ["table__family"]
     readonly_fields = ["table", "number", "svara", "previous", "started_at", "ended_at", "history", "pot", "rake",
-                       "winners"]  # fmt: skip
+                       "winners", "commitment", "fairness"]  # fmt: skip
+    # The fairness record is shown only as its text block, which holds the server seed once the deal is over
+    # (the row has none before): docs/fair.md.
+    exclude = ["server_seed", "seeds", "decks"]
     inlines = [DealSeatInline]
 
     def has_add_permission(self, request):
@@ -143,6 +147,10 @@ class DealAdmin(admin.ModelAdmin):
         actions = super().get_actions(request)
         actions.pop("delete_selected", None)
         return actions
+
+    @admin.display(description="Fairness (docs/fair.md)")
+    def fairness(self, deal):
+        return format_html("<pre>{}</pre>", "\n".join(fair_lines(deal)))
 
     @admin.display(description="Events")
     def history(self, deal):

@@ -1,17 +1,11 @@
 """A finished deal as text, one line per step, in the style of poker rooms' hand histories: a header (the deal,
 the table, the family, the ante, when), the steps as its viewer could see them (tables/replay.py: the same
-visibility), then the summary (pot, rake, each player's result)."""
+visibility), then the summary (pot, rake, each player's result) and the deal's fairness block (tables/fair_record.py)."""
 
 from __future__ import annotations
 
+from .fair_record import fair_lines
 from .replay import Replay
-
-
-def fair_lines(deal) -> list[str]:
-    """The provably-fair block (commitment, revealed server seed, seeds, dealt cards).
-
-    MERGE: the "fair" branch's `fair_lines(deal)` replaces this stub; it is printed at the end of the export."""
-    return []
 
 
 def lines(replay: Replay) -> list[str]:
@@ -33,7 +27,7 @@ def lines(replay: Replay) -> list[str]:
     next_deal = next_in_chain(deal)
     if next_deal is not None:
         out.append(f"Continues in hand #{next_deal.pk} (svara {next_deal.svara})")
-    # The provably-fair block closes the export (added at merge from the "fair" branch).
+    # The provably-fair block closes the export (docs/fair.md: docs/verify_deal.py and /fair/ read it back).
     out += fair_lines(deal)
     return out
 

@@ -148,6 +148,15 @@ class Deal(models.Model):
     pot = models.PositiveIntegerField(default=0)
     rake = models.PositiveIntegerField(default=0)
     winners = models.JSONField(default=list, blank=True)
+    # Provably fair deals (docs/fair.md): the commitment is written when the deal starts; the server seed, the
+    # players' seeds in seat order ([seat, seed]) and every deck dealt ({"svara", "stacked", "dealt": [[seat,
+    # card, card, card], ...]}) only when it is over, so no page reads them from this row while it runs.
+    commitment = models.CharField(max_length=64, blank=True, default="",
+                                  help_text="SHA-256 of the server seed, published before the deal")
+    server_seed = models.CharField(max_length=64, blank=True, default="",
+                                   help_text="Written when the deal is over, never before")
+    seeds = models.JSONField(default=list, blank=True)
+    decks = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["table_id", "number", "svara"]
@@ -158,6 +167,12 @@ class Deal(models.Model):
     def __str__(self) -> str:
         svara = f" (svara {self.svara})" if self.svara else ""
         return f"deal {self.number}{svara} at table {self.table_id}"
+
+    @property
+    def verifiable(self) -> bool:
+        """Over, with a fairness record, and no deck of it stacked by a test."""
+        return (self.ended_at is not None and bool(self.server_seed) and bool(self.decks)
+                and not any(deck["stacked"] for deck in self.decks))
 
     @property
     def events(self) -> list[dict]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import orjson
 
 from .engine.actions import MOVE_KINDS, STANDING_CHOICES
+from .engine.fair import PLAYER_SEED_MAX, SeedError, check_player_seed
 from .errors import DoorError
 
 FRAME_MAX = 4096  # characters of a text frame (bytes of a binary one): an honest message (a 200-character chat line) is far below
@@ -27,6 +28,8 @@ AMOUNT_REQUIRED = frozenset(("sit", "add_chips", "bet", "raise"))
 AMOUNT_ALLOWED = AMOUNT_REQUIRED | {"dark", "blind", "call", "buy_in"}
 # Messages the socket answers itself, beside the door's.
 SOCKET_TYPES = frozenset(("chat", "snapshot", "ping"))
+# Where a player's own seed for his next deal may ride (docs/fair.md): pressing New deal, coming back, "Deal me in".
+SEED_KINDS = frozenset(("new_deal", "back", "standing"))
 CLIENT_TYPES = PLAYER_KINDS | SOCKET_TYPES
 
 
@@ -39,6 +42,7 @@ class Command:
     card: int | None = None  # open: 0, 1 or 2
     seat: int | None = None  # sit only: the seat wanted (None: the first free one)
     choice: str | None = None  # standing only: one of STANDING_CHOICES ("deal_me_in", "fold_if_losing", ...)
+    seed: str | None = None  # new_deal, back, standing deal_me_in: the player's seed for his next deal (docs/fair.md)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +89,7 @@ def parse_frame(frame: str | bytes | None, table_id: int) -> Request:
     if kind in SOCKET_TYPES:
         return Request(kind, message_id, text=message.get("text") if kind == "chat" else None)
     try:
-        fields = ("amount", "card", "seat", "choice")
+        fields = ("amount", "card", "seat", "choice", "seed")
         command = parse_action({"kind": kind, **{f: message[f] for f in fields if f in message}})
     except DoorError as error:
         raise BadMessage(error.code, error.message, message_id) from None
@@ -156,7 +160,17 @@ def parse_action(action) -> Command:
             )
     elif choice is not None:
         raise DoorError("bad_field", f"'{kind}' takes no choice.")
-    return Command(kind, amount=amount, card=card, seat=seat, choice=choice)
+    seed = action.get("seed")
+    if seed is not None:
+        if kind not in SEED_KINDS or (kind == "standing" and choice != "deal_me_in"):
+            raise DoorError("bad_field", "Only new_deal, back and standing deal_me_in carry a seed.")
+        try:
+            check_player_seed(seed)
+        except SeedError:
+            raise DoorError(
+                "bad_field", f"A seed is 1 to {PLAYER_SEED_MAX} lowercase hex characters (0-9, a-f), not {_shown(seed)}."
+            ) from None
+    return Command(kind, amount=amount, card=card, seat=seat, choice=choice, seed=seed)
 
 
 def _is_int(value) -> bool:

@@ -14,4 +14,5 @@ urlpatterns = [
     path("history/<int:deal_id>/", history_views.deal_replay, name="replay"),
     path("history/<int:deal_id>.txt", history_views.deal_text, name="deal_text"),
     path("tables/<int:table_id>/last-deal/", history_views.last_deal, name="last_deal"),
+    path("fair/", views.fair_page, name="fair"),
 ]

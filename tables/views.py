@@ -22,6 +22,12 @@ def table_page(request, table_id: int):
     return render(request, "tables/table.html", context, status=200 if table.is_open else 410)
 
 
+@require_GET
+def fair_page(request):
+    """Fair deals (docs/fair.md): the procedure in plain words, and a check of any deal in the browser."""
+    return render(request, "tables/fair.html")
+
+
 # --- bots at your own table -------------------------------------------------------------------------------------
 
 BOTS_AT_ONCE_MAX = 7  # every other seat of the largest table

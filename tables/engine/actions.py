@@ -33,6 +33,7 @@ class Action(NamedTuple):
     name: str | None = None  # sit: the name shown at the table
     bot: bool = False  # sit: the player is one of the platform's bots (no rake at his table, RULES §8); the door's
     choice: str | None = None  # standing: one of STANDING_CHOICES
+    seed: str | None = None  # new_deal, back, standing deal_me_in: the player's seed for his next deal (fair.py)
 
     @classmethod
     def from_dict(cls, data: dict) -> Action:

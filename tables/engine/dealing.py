@@ -1,8 +1,11 @@
 """Shuffling and dealing. The engine only ever calls `rng.shuffle(list_of_card_indexes)`.
 
-The default rng is `secrets.SystemRandom()` (a clock-seeded shuffle gives away the deck: FIELD-NOTES, Planet
-Poker). Tests stack the deck by passing a `StackedDeck` as the rng of the action that deals; it is an argument of
-`apply`, never a field of an action, so no client message can stack a deck.
+A deal is shuffled by the fair procedure (fair.py, docs/fair.md): the committed server seed drawn with `secrets`
+(a clock-seeded shuffle gives away the deck: FIELD-NOTES, Planet Poker) and the players' seeds. Tests stack the
+deck by passing a `StackedDeck` (or any rng) as the rng of the action that deals; it is an argument of `apply`,
+never a field of an action, so no client message can stack a deck. The engine deals from such an rng unless its
+`stacks_next` is false, and marks that deck as stacked: it proves nothing and is never shown as fair.
+`default_rng` remains for the tools that want a plain CSPRNG shuffle (drills/shuffle.py).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from . import storage
 from .actions import KINDS, STANDING_CHOICES, Action, Clock, IllegalAction, Legal
 from .betting import BettingMixin
 from .cards import ALL_CARDS, FAMILIES
-from .dealing import deck_indexes, default_rng
+from .dealing import deck_indexes
 from .events import (
     Ante,
     Back,
@@ -32,6 +32,7 @@ from .events import (
     Stood,
     Timeout,
 )
+from .fair import FairDeck, FairRecord, FairShuffle, SeedError, check_player_seed, new_server_seed
 from .rules import CLOCK_SECONDS, MAX_SEATS, MAX_STACK_ANTES, MIN_BUY_IN_ANTES, MIN_SEATS
 from .seat import Seat
 from .showdown import ShowdownMixin, result_of
@@ -67,6 +68,8 @@ class TableState(BettingMixin, ShowdownMixin):
         state.button = -1  # the table's dealer button: the dealer of the last plain deal (D14)
         state.deal_no = 0
         state.result = None
+        state.server_seed = new_server_seed()  # the first deal's, committed to in every view (docs/fair.md)
+        state.fair = None
         state._legals = None
         state._reset_deal()
         state.phase = "waiting"
@@ -202,11 +205,6 @@ class TableState(BettingMixin, ShowdownMixin):
         self.version += 1
         return events
 
-    def _take_rng(self):
-        if self._rng is None:
-            self._rng = default_rng()
-        return self._rng
-
     # ----------------------------------------------------------------- seats and chips (RULES §10)
     def _do_sit(self, action: Action) -> None:
         seat, player, amount = action.seat, action.player, action.amount
@@ -288,8 +286,11 @@ class TableState(BettingMixin, ShowdownMixin):
             raise IllegalAction("you are not sitting out")
         if s.stack < self.ante:
             raise IllegalAction("you have less than one ante: add chips to come back (D16)")
+        seed = _seed_of(action)
         s.sitting_out = False
         s.ready = True
+        if seed is not None:
+            s.seed = seed
         self._events.append(Back(action.seat))
         if self.phase == "waiting":
             self._maybe_start()
@@ -302,8 +303,11 @@ class TableState(BettingMixin, ShowdownMixin):
             raise IllegalAction("you are ready already")
         if s.stack < self.ante:
             raise IllegalAction("you have less than one ante: add chips first (D16)")
+        seed = _seed_of(action)
         s.sitting_out = False  # pressing New deal is coming back too
         s.ready = True
+        if seed is not None:
+            s.seed = seed
         self._events.append(Ready(action.seat))
         self._maybe_start()
 
@@ -317,7 +321,12 @@ class TableState(BettingMixin, ShowdownMixin):
         what = STANDING_CHOICES.get(action.choice) if type(action.choice) is str else None
         if what is None:
             raise IllegalAction(f"no such standing choice: {action.choice!r} (one of {', '.join(STANDING_CHOICES)})")
+        if action.seed is not None and action.choice != "deal_me_in":
+            raise IllegalAction("only deal_me_in carries a seed (the one New deal pressed for you will use)")
+        seed = _seed_of(action)
         setattr(s, *what)
+        if seed is not None:
+            s.seed = seed
 
     def standing_answer(self) -> Action | None:
         """The action a standing choice gives now, inside the rules (RULES §6, §7, §10), or None: New deal for a
@@ -370,6 +379,14 @@ class TableState(BettingMixin, ShowdownMixin):
             s.stack -= ante
             s.all_in = s.stack == 0
             self.pot += ante
+        # The seeds of those dealt in, in seat order, are used up by this deal and its svaras (docs/fair.md).
+        seeds = []
+        for i in sorted(order):
+            s = self.seats[i]
+            if s.seed is not None:
+                seeds.append((i, s.seed))
+                s.seed = None
+        self.fair = FairRecord(self.deal_no, self.server_seed, seeds, [])
         seats = tuple(order)
         names = tuple(self.seats[i].name for i in order)
         self._events += (DealStarted(self.deal_no, dealer, seats, names), Ante(seats, ante, self.pot))
@@ -377,10 +394,21 @@ class TableState(BettingMixin, ShowdownMixin):
         self._begin_betting()
 
     def _deal_cards(self) -> None:
+        """Shuffle with the fair rng (docs/fair.md), or with a test's rng when one stacks this deck; the cards each
+        seat got are kept in the deal's fairness record."""
         cards = deck_indexes(self.family)
-        self._take_rng().shuffle(cards)
+        rng = self._rng
+        record = self.fair
+        stacked = rng is not None and getattr(rng, "stacks_next", True)
+        if stacked:
+            rng.shuffle(cards)
+        else:
+            FairShuffle(self.server_seed, self.family, self.deal_no, self.svara_chain, record.seeds).shuffle(cards)
+        dealt = []
         for k, i in enumerate(self.order):
-            self.seats[i].cards = cards[3 * k: 3 * k + 3]
+            self.seats[i].cards = hand = cards[3 * k: 3 * k + 3]
+            dealt.append((i, list(hand)))
+        record.decks.append(FairDeck(self.svara_chain, stacked, dealt))
 
     def _do_open(self, action: Action) -> None:
         seat, card = action.seat, action.card
@@ -401,8 +429,10 @@ class TableState(BettingMixin, ShowdownMixin):
         self._events += (CardOpened(seat, card, str(ALL_CARDS[s.cards[card]])), Opened(seat, s.opened.bit_count()))
 
     def _end_deal(self) -> None:
-        """The deal (with its svaras) is over: free the seats of those who left, sit out the short (D16)."""
+        """The deal (with its svaras) is over: free the seats of those who left, sit out the short (D16). Its server
+        seed may now be revealed (the record stays until the next deal); the next deal's is drawn."""
         self._events.append(DealEnded(self.deal_no))
+        self.server_seed = new_server_seed()
         for i, s in enumerate(self.seats):
             if s.player is None:
                 continue
@@ -447,6 +477,15 @@ class TableState(BettingMixin, ShowdownMixin):
 
 def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _seed_of(action: Action) -> str | None:
+    if action.seed is None:
+        return None
+    try:
+        return check_player_seed(action.seed)
+    except SeedError as error:
+        raise IllegalAction(str(error)) from None
 
 
 # What `apply` calls for each kind of action: TableState._do_<kind>.

@@ -10,6 +10,8 @@ class Seat:
         "player", "name", "bot", "stack", "sitting_out", "ready", "leaving",
         # standing choices (docs/engine.md "Standing choices"): kept from deal to deal while the player sits
         "deal_me_in", "if_losing", "on_tie",
+        # his seed for the next deal he is dealt in (docs/fair.md), given with New deal; used up by that deal
+        "seed",
         # the running deal (or svara):
         "in_deal", "cards", "opened", "level", "folded", "all_in", "blind", "shown", "unseen", "choice",
     )
@@ -25,6 +27,7 @@ class Seat:
         self.deal_me_in = False  # New deal is pressed for him after every deal
         self.if_losing: str | None = None  # "show" / "fold": his answer to Show or Fold, given ahead (RULES §6)
         self.on_tie: str | None = None  # "split" / "play_on": his answer to a tie on top, given ahead (RULES §7)
+        self.seed: str | None = None  # 1-64 lowercase hex characters, or None: no contribution
         self.clear_deal()
 
     def clear_deal(self) -> None:

@@ -1,4 +1,4 @@
-"""The stored form of a TableState (docs/engine.md "Storage"): format 6, one JSON object with named fields.
+"""The stored form of a TableState (docs/engine.md "Storage"): format 7, one JSON object with named fields.
 
 The server writes it after every action and reads it before the next, so both directions are spelt out field by
 field (plain attribute loads and dict displays are what CPython runs fastest; bench/storage.py measures them
@@ -14,10 +14,11 @@ from operator import itemgetter
 import orjson
 
 from .cards import ALL_CARDS, FAMILIES
+from .fair import FairRecord
 from .rules import MAX_SEATS, MIN_SEATS
 from .seat import Seat
 
-STORED_FORMAT = 6
+STORED_FORMAT = 7
 
 _DEAL_PHASES = frozenset(("betting", "blind_round", "dark_round", "showdown", "split_choice", "svara_buy_in"))
 PHASES = frozenset(("waiting", *_DEAL_PHASES))
@@ -27,11 +28,11 @@ STATE_KEYS = (
     "format", "version", "family", "ante", "pot", "rake_taken", "button", "dealer", "deal_no", "phase",
     "turn", "bet_level", "cap", "blind_last", "must_open", "first_move", "pending", "last_caller", "last_checker",
     "antes_only", "best", "svara_chain", "price", "svara_pot", "svara_dealer", "order", "show_queue", "tied",
-    "offers", "buyers", "result", "seats",
+    "offers", "buyers", "server_seed", "fair", "result", "seats",
 )
 SEAT_KEYS = (
     "player", "name", "bot", "stack", "sitting_out", "ready", "leaving", "in_deal", "cards", "opened", "level", "folded",
-    "all_in", "blind", "shown", "unseen", "choice", "deal_me_in", "if_losing", "on_tie",
+    "all_in", "blind", "shown", "unseen", "choice", "deal_me_in", "if_losing", "on_tie", "seed",
 )
 RESULT_KEYS = ("deal_no", "kind", "rake", "pot", "reason", "winners", "shown")
 _N_STATE_KEYS = len(STATE_KEYS)
@@ -59,7 +60,7 @@ def dumps(state) -> str:
             "cards": None if cards is None else [_NAME[cards[0]], _NAME[cards[1]], _NAME[cards[2]]],
             "opened": s.opened, "level": s.level, "folded": s.folded, "all_in": s.all_in, "blind": s.blind,
             "shown": s.shown, "unseen": s.unseen, "choice": s.choice, "deal_me_in": s.deal_me_in,
-            "if_losing": s.if_losing, "on_tie": s.on_tie,
+            "if_losing": s.if_losing, "on_tie": s.on_tie, "seed": s.seed,
         })
     result = state.result
     return _dumps({
@@ -71,7 +72,8 @@ def dumps(state) -> str:
         "last_caller": state.last_caller, "last_checker": state.last_checker, "antes_only": state.antes_only,
         "best": state.best, "svara_chain": state.svara_chain, "price": state.price, "svara_pot": state.svara_pot,
         "svara_dealer": state.svara_dealer, "order": state.order, "show_queue": state.show_queue,
-        "tied": state.tied, "offers": state.offers, "buyers": state.buyers,
+        "tied": state.tied, "offers": state.offers, "buyers": state.buyers, "server_seed": state.server_seed,
+        "fair": None if state.fair is None else state.fair.to_json(),
         "result": None if result is None else _result_to_json(result), "seats": seats,
     }).decode()
 
@@ -139,8 +141,9 @@ def _build(cls, data: dict):
         state.deal_no, state.phase, state.turn, state.bet_level, state.cap, state.blind_last, state.must_open,
         state.first_move, state.pending, state.last_caller, state.last_checker, state.antes_only, state.best,
         state.svara_chain, state.price, state.svara_pot, state.svara_dealer, state.order, state.show_queue,
-        state.tied, state.offers, state.buyers,
+        state.tied, state.offers, state.buyers, state.server_seed, fair,
     ) = _state_values(data)
+    state.fair = None if fair is None else FairRecord.from_json(fair)
     family, phase = state.family, state.phase
     result = data["result"]
     state.result = None if result is None else _result_from_json(result)
@@ -148,7 +151,7 @@ def _build(cls, data: dict):
     rows = data["seats"]
     # The shape is checked (a few cheap tests on every load); the values are the door's own writing.
     if (type(family) is not str or family not in FAMILIES or type(phase) is not str or phase not in PHASES
-            or type(state.version) is not int or type(rows) is not list):
+            or type(state.version) is not int or type(rows) is not list or type(state.server_seed) is not str):
         raise ValueError("its version, family, phase or seats")
     if not MIN_SEATS <= len(rows) <= MAX_SEATS[family]:
         raise ValueError("the number of seats")
@@ -163,6 +166,7 @@ def _build(cls, data: dict):
         (
             s.player, s.name, s.bot, s.stack, s.sitting_out, s.ready, s.leaving, s.in_deal, cards, s.opened,
             s.level, s.folded, s.all_in, s.blind, s.shown, s.unseen, s.choice, s.deal_me_in, s.if_losing, s.on_tie,
+            s.seed,
         ) = _seat_values(row)
         if cards is not None:
             if type(cards) is not list or len(cards) != 3:

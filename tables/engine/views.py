@@ -8,6 +8,7 @@ it (D1, RULES §3 and §6). Cards shown at the showdown are everybody's.
 from __future__ import annotations
 
 from .cards import ALL_CARDS
+from .fair import commitment
 from .seat import ALL_OPENED
 
 
@@ -70,7 +71,8 @@ def view_of(state, seat: int | None) -> dict:
     if viewer is not None:
         legal = [{"kind": lg.kind, "min": lg.min, "max": lg.max} for lg in state.legal_actions(viewer)]
         own = seats[viewer]
-        standing = {"deal_me_in": own.deal_me_in, "if_losing": own.if_losing, "on_tie": own.on_tie}  # his own only
+        standing = {"deal_me_in": own.deal_me_in, "if_losing": own.if_losing, "on_tie": own.on_tie,
+                    "seed": own.seed}  # his own only
     return {
         "version": state.version, "family": state.family, "ante": state.ante, "deal_no": state.deal_no,
         "phase": state.phase, "you": viewer, "turn": state.turn if state.turn >= 0 else None,
@@ -78,4 +80,13 @@ def view_of(state, seat: int | None) -> dict:
         "pot": state.pot, "bet_level": state.bet_level, "svara_chain": state.svara_chain,
         "clock": {"kind": clock.kind, "seats": list(clock.seats), "seconds": clock.seconds} if clock else None,
         "seats": out_seats, "legal": legal, "standing": standing, "svara": svara, "last_result": state.last_result,
+        "fair": _fair(state, in_play),
     }
+
+
+def _fair(state, in_play: bool) -> dict:
+    """The commitment of the running deal (or, between deals, of the coming one): never its seed (docs/fair.md).
+    `stacked`: a test deck was dealt in the running deal, which therefore proves nothing."""
+    record = state.fair
+    return {"deal_no": state.deal_no if in_play else state.deal_no + 1, "commitment": commitment(state.server_seed),
+            "stacked": in_play and record is not None and record.stacked}

@@ -180,7 +180,8 @@ def _act(table_id: int, user, command: Command, client_id) -> Ack:
             _check_turn(state, seat, command.kind)
             _check_amount(state, seat, command)
             engine_action = play.Action(
-                command.kind, seat=seat, amount=command.amount, card=command.card, choice=command.choice
+                command.kind, seat=seat, amount=command.amount, card=command.card, choice=command.choice,
+                seed=command.seed,
             )
         change = play_action(table, state, engine_action, reply_to=None if client_id is None else (user, client_id))
         reply = ack_reply(client_id, table.version)
@@ -312,7 +313,8 @@ def play_action(
         raise DoorError("wallet", str(error)) from None
     now = timezone.now()
     stacks = {seat: before.stacks[player] for player, seat in before.seats.items()}
-    event_rows = history.record(table, deal_before, svara_before, state.version, events, now, sitters, stacks)
+    event_rows = history.record(table, deal_before, svara_before, state.version, events, now, sitters, stacks,
+                                 state.fair)
     _store(table, state, now, action.kind, occupied=bool(after.stacks))
     answer = state.standing_answer()  # a standing choice this change calls for: answered next, in this transaction
     reply = None

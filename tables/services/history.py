@@ -1,6 +1,8 @@
 """Hand histories: a `Deal` row opens at `deal_started` and closes at `deal_ended`; every event in between is
 appended as a `DealEvent` row (one insert per action, nothing rewritten). The deal's players are `DealSeat` rows,
-inserted with the deal and given their results when it ends, in the door's transaction.
+inserted with the deal and given their results when it ends, in the door's transaction. The row opens with the
+deal's commitment and its chain's first row closes with the fairness record (docs/fair.md): the server seed is
+revealed only then.
 
 A svara is a deal of its own (RULES §7): the deal it came out of closes at the `svara` event and the svara's row
 opens there, linked to it (`Deal.previous`); its players are the tied, and each buyer joins at his `buy_in`."""
@@ -28,6 +30,7 @@ from ..engine.events import (
     _Award,
     _Put,
 )  # fmt: skip
+from ..engine.fair import FairRecord, commitment
 from ..models import Deal, DealEvent, DealSeat, Table
 
 AWARDS = (PotAwarded, Split)  # the events that award a pot (a split awards it too, rake and all: §7, §8)
@@ -49,13 +52,14 @@ def roster(state) -> tuple[Sitter, ...]:
 
 def record(
     table: Table, deal_before: int | None, svara_before: int, version: int, events: list[Event], now,
-    sitters: tuple[Sitter, ...] = (), stacks: dict[int, int] | None = None,
+    sitters: tuple[Sitter, ...] = (), stacks: dict[int, int] | None = None, fair: FairRecord | None = None,
 ) -> list[DealEvent]:  # fmt: skip
     """One action's events as the rows to append to the deal they belong to (the door writes them with the state:
     statements.write_action); a deal's rows (Deal, DealSeat) open and close here. `deal_before` is the number of the
     deal running before the action (None between deals), `svara_before` its place in a svara chain: events between
     deals (sitting down, pressing New deal) belong to no deal. `sitters` (roster) and `stacks` (seat: stack, before
-    the action) name the players and their stacks when a deal starts."""
+    the action) name the players and their stacks when a deal starts; `fair` is the state's fairness record after
+    the action (of the deal it started or ended)."""
     deal, svara = deal_before, svara_before if deal_before is not None else 0
     running = dict(stacks or {})  # each seat's stack as the events go (what a deal's start shows)
     rows = []
@@ -63,7 +67,8 @@ def record(
     for index, event in enumerate(events):
         if isinstance(event, DealStarted):
             deal, svara = event.deal_no, 0
-            opened[deal, 0] = _open(table, deal, 0, None, event.seats, sitters, running, now)
+            committed = commitment(fair.server_seed) if fair is not None and fair.deal_no == deal else ""
+            opened[deal, 0] = _open(table, deal, 0, None, event.seats, sitters, running, now, committed)
         if deal is None:
             _follow_stacks(running, event)
             continue
@@ -79,7 +84,7 @@ def record(
             svara = event.chain
             opened[deal, svara] = _open(table, deal, svara, previous, event.seats, sitters, running, now)
         elif isinstance(event, DealEnded):
-            _close(table, deal, svara, rows, now)
+            _close(table, deal, svara, rows, now, fair=fair if fair is not None and fair.deal_no == deal else None)
             deal, svara = None, 0
     return rows
 
@@ -107,10 +112,12 @@ def _deal_id(table: Table, number: int, svara: int) -> int:
     return Deal.objects.filter(table=table, number=number, svara=svara).values_list("pk", flat=True).get()
 
 
-def _open(table, number, svara, previous, seats, sitters, running, now) -> Deal:
-    """The deal's row and its players' (two inserts)."""
+def _open(table, number, svara, previous, seats, sitters, running, now, committed: str = "") -> Deal:
+    """The deal's row (a deal's own, not a svara's, with its commitment: docs/fair.md) and its players' (two
+    inserts)."""
     previous_id = previous.pk if isinstance(previous, Deal) else previous
-    deal = Deal.objects.create(table=table, number=number, svara=svara, previous_id=previous_id, started_at=now)
+    deal = Deal.objects.create(table=table, number=number, svara=svara, previous_id=previous_id, started_at=now,
+                               commitment=committed)
     DealSeat.objects.bulk_create([_seat_row(table, deal.pk, seat, sitters, running, now) for seat in seats])
     return deal
 
@@ -167,9 +174,11 @@ def results(events: list[dict], tied: tuple[int, ...] = ()) -> dict[int, Result]
     return by_seat
 
 
-def _close(table: Table, number: int, svara: int, new_rows: list[DealEvent], now, tied: tuple[int, ...] = ()):
+def _close(table: Table, number: int, svara: int, new_rows: list[DealEvent], now, tied: tuple[int, ...] = (),
+           fair: FairRecord | None = None):
     """The deal's pot, rake and winners from its awards, its players' results from its events (those stored, and
-    those of this action): one read and two updates."""
+    those of this action): one read and two updates. At the chain's end, `fair` (the server seed revealed, the
+    seeds, every deck dealt) goes to its first row: with it in the same update, or one more for a svara's end."""
     stored = DealEvent.objects.filter(table=table, deal_number=number, svara=svara).order_by("version", "index")
     events = [*stored.values_list("event", flat=True),
               *(r.event for r in new_rows if r.deal_number == number and r.svara == svara)]  # fmt: skip
@@ -178,10 +187,14 @@ def _close(table: Table, number: int, svara: int, new_rows: list[DealEvent], now
     pot = max((e["pot"] for e in awards), default=0)
     if tied:  # ended in a tie: its pot carries over to the svara, nobody won it
         pot = next((e["pot"] for e in reversed(events) if e["type"] == "svara"), 0)
+    record = {} if fair is None else {"server_seed": fair.server_seed, "seeds": [list(p) for p in fair.seeds],
+                                      "decks": [d.to_json() for d in fair.decks]}
     Deal.objects.filter(table=table, number=number, svara=svara).update(
         ended_at=now, pot=pot, rake=sum(e["rake"] for e in awards),
-        winners=[w for e in awards for w in e["winners"]],
+        winners=[w for e in awards for w in e["winners"]], **(record if svara == 0 else {}),
     )  # fmt: skip
+    if record and svara:
+        Deal.objects.filter(table=table, number=number, svara=0).update(**record)
     _write_results(table, number, svara, results(events, tied))
 
 

@@ -1,13 +1,13 @@
 """Fixed decks for tests: the test settings install `QueuedDecks` as the door's deck provider
-(SVARA_DECK_PROVIDER); with no provider (everywhere else) the engine shuffles with `secrets`, and the door never
-reads or writes a queued deck. A client message can never reach this."""
+(SVARA_DECK_PROVIDER); with no provider (everywhere else) the engine deals the fair deck (docs/fair.md), and the
+door never reads or writes a queued deck. A client message can never reach this."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import transaction
 
-from ..engine.dealing import StackedDeck, default_rng
+from ..engine.dealing import StackedDeck
 from ..errors import DoorError
 from ..models import Table
 
@@ -24,7 +24,8 @@ def queue_test_deck(table_id: int, hands: list[str]) -> None:
 
 
 class QueuedDecks:
-    """The table's queued decks first (each a list of hands in the order of dealing), then a real shuffle."""
+    """The table's queued decks first (each a list of hands in the order of dealing), then the fair shuffle: the
+    engine deals from this rng only while `stacks_next` (and marks that deck as proving nothing, docs/fair.md)."""
 
     @classmethod
     def for_table(cls, table: Table) -> QueuedDecks | None:
@@ -35,12 +36,13 @@ class QueuedDecks:
         self.stacked = StackedDeck.deals(*table.test_decks)
         self.used = 0
 
+    @property
+    def stacks_next(self) -> bool:
+        return bool(self.stacked.queue)
+
     def shuffle(self, cards) -> None:
-        if self.stacked.queue:
-            self.used += 1
-            self.stacked.shuffle(cards)
-        else:
-            default_rng().shuffle(cards)
+        self.used += 1
+        self.stacked.shuffle(cards)
 
     def done(self) -> None:
         """After the action: the decks dealt are used up."""

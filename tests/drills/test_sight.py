@@ -113,3 +113,19 @@ def test_an_own_card_named_before_he_opened_it_is_a_leak_D1(played):
     snapshot = {"type": "snapshot", "version": version, "seat": seat, "table": {"id": 1}, "clock": None,
                 "legal": view["legal"], "state": view, "history": {"log": [opened]}}
     assert [leak.where for leak in sight.Checker(truth).check(snapshot, viewer)][0] == "history log 0 card_opened"
+
+
+def test_the_server_seed_of_the_running_deal_anywhere_in_a_frame_is_a_leak(played):
+    """docs/fair.md: only the commitment of the running (or coming) deal's server seed leaves the server; its seed
+    would give away every card. The seed of a deal that is over is revealed and no leak."""
+    truth = TableTruth(1, played.kept)
+    checker = sight.Checker(truth)
+    running = next(v.version for v in played.kept if truth.state(v.version).phase == "betting")
+    secret = truth.state(running).server_seed
+    leaks = checker.check({"type": "event", "version": running, "events": [{"type": "x", "hint": secret.upper()}]}, None)
+    assert [leak.what for leak in leaks] == ["the server seed of the running deal"]
+    ended = next(v.version for v in played.kept if v.version > running and truth.state(v.version).phase == "waiting")
+    revealed = truth.state(ended).fair.server_seed
+    assert revealed == secret != truth.state(ended).server_seed
+    assert sight.Checker(truth).check({"type": "event", "version": ended, "events": [{"type": "x", "s": secret}]},
+                                      None) == []

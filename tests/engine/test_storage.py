@@ -1,4 +1,4 @@
-"""The stored form (docs/engine.md "Storage"): format 6, one JSON object with named fields, lossless, readable,
+"""The stored form (docs/engine.md "Storage"): format 7, one JSON object with named fields, lossless, readable,
 copied rather than shared, and refused when it is not ours."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def test_the_stored_text_is_plain_json_naming_every_field_and_card():
     state = table(players=2)
     deal(state, TRYNKI, TEN_A)
     data = json.loads(state.dumps())
-    assert data["format"] == STORED_FORMAT == 6
+    assert data["format"] == STORED_FORMAT == 7
     assert data["version"] == state.version and data["family"] == "classic" and data["phase"] == "betting"
     seats = data["seats"]
     assert [seat["player"] if seat else None for seat in seats] == [s.player for s in state.seats]
@@ -111,6 +111,8 @@ def test_a_stored_state_with_a_broken_seat_or_unknown_phase_is_refused():
         _broken(data, lambda d: d["seats"][0].__setitem__("cards", ["Ah", "Kh"])),
         _broken(data, lambda d: d["seats"][0].pop("stack")),
         _broken(data, lambda d: d.__setitem__("result", {"deal_no": 1})),
+        _broken(data, lambda d: d.__setitem__("server_seed", None)),
+        _broken(data, lambda d: d.__setitem__("fair", {"deal_no": 1})),
     ]
     for stored in broken:
         with pytest.raises(ValueError):
@@ -126,7 +128,11 @@ def test_dumps_writes_the_documented_fields_in_order():
     data = json.loads(state.dumps())
     assert tuple(data) == STATE_KEYS
     for name in STATE_KEYS[1:-2]:
-        assert data[name] == getattr(state, name), name
+        expected = getattr(state, name)
+        if name == "fair":  # the fairness record of the running deal (docs/fair.md), by name too
+            expected = expected.to_json()
+            assert data[name]["decks"][0]["dealt"][0][1:] == ["Ah", "Kh", "Qh"]
+        assert data[name] == expected, name
     for seat, row in zip(state.seats, data["seats"], strict=True):
         assert row is not None and tuple(row) == SEAT_KEYS
         for name in SEAT_KEYS:

@@ -3,6 +3,7 @@
 import json
 
 from tables.engine.cards import ALL_CARDS
+from tables.engine.fair import commitment
 
 from .play_helpers import TEN_A, TEN_B, TRYNKI, act, deal, table
 
@@ -32,8 +33,11 @@ def test_the_view_has_the_documented_shape():
     view = state.view(1)
     assert set(view) == {
         "version", "family", "ante", "deal_no", "phase", "you", "turn", "dealer", "button", "pot", "bet_level",
-        "svara_chain", "clock", "seats", "legal", "standing", "svara", "last_result",
+        "svara_chain", "clock", "seats", "legal", "standing", "svara", "last_result", "fair",
     }
+    # The running deal's commitment, never its seed; this deck was stacked by the test (docs/fair.md).
+    assert view["fair"] == {"deal_no": 1, "commitment": commitment(state.server_seed), "stacked": True}
+    assert state.server_seed not in json.dumps(view)
     assert view["you"] == 1 and view["turn"] == 1 and view["phase"] == "betting"
     assert view["clock"] == {"kind": "move", "seats": [1], "seconds": 20}
     seat = view["seats"][1]
@@ -44,7 +48,7 @@ def test_the_view_has_the_documented_shape():
     assert view["seats"][0]["is_dealer"] and seat["status"] == "playing"
     assert {"kind": "bet", "min": 10, "max": 30} in view["legal"]
     assert state.view(None)["legal"] == [] and state.view(None)["you"] is None
-    assert view["standing"] == {"deal_me_in": False, "if_losing": None, "on_tie": None}
+    assert view["standing"] == {"deal_me_in": False, "if_losing": None, "on_tie": None, "seed": None}
     assert state.view(None)["standing"] is None and seat["bot"] is False
     json.dumps(view)
 

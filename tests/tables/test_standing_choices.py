@@ -151,7 +151,7 @@ def test_a_standing_choice_is_in_the_players_own_snapshot_only(classic_table, pl
     choose(classic_table, ann, "fold_if_losing")
     committed = selectors.committed(classic_table.pk)
     assert selectors.snapshot(committed, ann.pk)["state"]["standing"] == {
-        "deal_me_in": False, "if_losing": "fold", "on_tie": None,
+        "deal_me_in": False, "if_losing": "fold", "on_tie": None, "seed": None,
     }
     assert selectors.snapshot(committed, boris.pk)["state"]["standing"]["if_losing"] is None
     assert selectors.snapshot(committed, vera.pk)["state"]["standing"] is None

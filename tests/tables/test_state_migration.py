@@ -1,6 +1,6 @@
-"""Migrations 0003, 0004 and 0008 rewrite stored states of format 3 (session 1's packed form) as format 4 (a
-positional array), format 4 as format 5 (a keyed object), and format 5 as the engine's format 6 (seats with their
-standing choices): a table that was mid-deal, or between deals with its last result, reads back exactly as the same
+"""Migrations 0003, 0004, 0008 and 0010 rewrite stored states of format 3 (session 1's packed form) as format 4 (a
+positional array), format 4 as format 5 (a keyed object), and format 5 as format 6 (seats with their standing
+choices), format 6 as the engine's format 7 (a server seed, a fairness record, seats with a seed): a table that was mid-deal, or between deals with its last result, reads back exactly as the same
 play gives today."""
 
 import importlib
@@ -14,6 +14,8 @@ from tables.engine.play import Action, TableState
 migration = importlib.import_module("tables.migrations.0003_state_as_text")
 keyed = importlib.import_module("tables.migrations.0004_state_keyed")
 standing = importlib.import_module("tables.migrations.0008_standing_choices")
+fair_deals = importlib.import_module("tables.migrations.0011_fair_deals")
+SEED = "5e" * 32
 
 # Written by the format 4 engine (commit 3b9ee34) for the same play.
 MID_DEAL_FORMAT_4 = '[4,8,"classic",10,false,50,0,0,0,1,"betting",3,20,-1,0,false,false,9,-1,-1,false,null,0,0,0,-1,[2,3,0],[],[],[],[],null,[["7","Alice",990,false,true,false,true,[9,28,10],0,0,false,false,false,false,false,null],null,["9","Bob",770,false,true,false,true,[26,8,19],2,20,false,false,false,false,false,null],["11","Carol",490,false,true,false,true,[13,35,30],0,0,false,false,false,false,false,null]]]'
@@ -50,9 +52,24 @@ def _shown_in_seat_order(state: TableState) -> TableState:
     return state
 
 
+def _without_fair(state: TableState) -> TableState:
+    """The play without its fairness fields (format 7): the old formats had none, and the fresh play's server seed is
+    its own. The migration's record of a deal caught mid-deal is checked on its own."""
+    data = state.to_json()
+    data["server_seed"], data["fair"] = SEED, None
+    return TableState.from_json(data)
+
+
 def check_same_play(format_5: dict, until_waiting: bool) -> None:
-    expected = _shown_in_seat_order(_play(until_waiting))
-    again = _shown_in_seat_order(TableState.loads(json.dumps(standing._format_5_to_6(format_5))))
+    expected = _without_fair(_shown_in_seat_order(_play(until_waiting)))
+    format_7 = fair_deals._format_6_to_7(standing._format_5_to_6(format_5), SEED)
+    again = TableState.loads(json.dumps(format_7))
+    assert again.server_seed == SEED
+    if until_waiting:
+        assert again.fair is None
+    else:  # dealt before fair deals: a record that proves nothing, never shown as fair
+        assert again.fair.stacked and again.fair.decks[0].dealt == [] and again.view(0)["fair"]["stacked"]
+    again = _without_fair(_shown_in_seat_order(again))
     assert again == expected
     assert again.view(0) == expected.view(0) and again.last_result == expected.last_result
     if until_waiting:
@@ -97,6 +114,7 @@ def test_the_seat_of_a_bot_user_becomes_a_bot_seat_section_8(db):
     Table.objects.filter(pk=table.pk).update(state=stored)
     keyed.forwards(apps, None)
     standing.forwards(apps, None)
+    fair_deals.forwards(apps, None)
     state = TableState.loads(Table.objects.get(pk=table.pk).state)
     assert [s.bot for s in state.seats] == [False, False, True, False] and state.has_bot
     assert state.seats[2].player == str(bot.pk) and state.seats[2].cards == json.loads(MID_DEAL_FORMAT_4)[-1][2][7]
@@ -109,3 +127,12 @@ def test_a_format_5_state_it_cannot_read_is_refused():
         standing._format_5_to_6(format_5)
     with pytest.raises(ValueError):
         standing._format_5_to_6({**format_5, "format": 4})
+
+
+def test_a_format_6_state_it_cannot_read_is_refused():
+    format_6 = standing._format_5_to_6(keyed._format_4_to_5(json.loads(MID_DEAL_FORMAT_4)))
+    with pytest.raises(ValueError):
+        fair_deals._format_6_to_7({**format_6, "format": 5}, SEED)
+    del format_6["seats"][0]["on_tie"]
+    with pytest.raises(ValueError):
+        fair_deals._format_6_to_7(format_6, SEED)

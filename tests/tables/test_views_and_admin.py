@@ -87,7 +87,10 @@ def test_staff_see_tables_and_hand_histories_and_close_a_table_in_the_admin(clas
         for card in seat.cards or []:
             assert f"&quot;{ALL_CARDS[card]}&quot;" not in text
     deal = Deal.objects.get(table=classic_table)
-    assert client.get(f"/admin/tables/deal/{deal.pk}/change/").status_code == 200
+    page = client.get(f"/admin/tables/deal/{deal.pk}/change/")
+    # The running deal's commitment, never its server seed (docs/fair.md): that would give every card away.
+    assert page.status_code == 200 and deal.commitment in page.content.decode()
+    assert state.server_seed not in page.content.decode() and state.server_seed not in text
     response = client.post(
         "/admin/tables/table/", {"action": "close_tables", "_selected_action": [classic_table.pk]}, follow=True
     )
@@ -95,6 +98,8 @@ def test_staff_see_tables_and_hand_histories_and_close_a_table_in_the_admin(clas
     table = Table.objects.get(pk=classic_table.pk)
     assert table.status == "closed"
     assert not TableSeat.objects.filter(table=table).exists()
+    # Over now: the hand history reveals the seed it was dealt from.
+    assert f"Server seed: {state.server_seed}" in client.get(f"/admin/tables/deal/{deal.pk}/change/").content.decode()
     audit_clean()
 
 

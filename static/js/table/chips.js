@@ -2,6 +2,7 @@
 import { $, ANTE, fmt, MAX_STACK_ANTES, MIN_BUY_IN_ANTES, node } from "./dom.js";
 import { me, st } from "./state.js";
 import { send } from "./socket.js";
+import { freshSeed } from "./fair.js";
 
 let chipsMode = null;
 let chipsSeat = null;
@@ -21,7 +22,7 @@ export function renderSeatTools() {
     return b;
   };
   if (between && mine.stack < MAX_STACK_ANTES * ANTE) add("Add chips", () => openChipsDialog("add_chips")).dataset.tool = "add_chips";
-  if (mine.status === "sitting_out") add("I'm back", () => send({ type: "back" }, "back")).dataset.tool = "back";
+  if (mine.status === "sitting_out") add("I'm back", () => send({ type: "back", seed: freshSeed() }, "back")).dataset.tool = "back";
   else if (mine.status !== "leaving") add("Sit out", () => send({ type: "sit_out" }, "sit_out")).dataset.tool = "sit_out";
   add("Stand up", () => {
     if (s.phase !== "waiting" && mine.in_deal && !["folded"].includes(mine.status) &&

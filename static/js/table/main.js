@@ -13,6 +13,7 @@ import { addChat, setupChat, showHistoryChat } from "./chat.js";
 import { logEvent, showHistoryLog } from "./log.js";
 import { renderBotTools, renderStanding, setupStanding } from "./standing.js";
 import { announce, setupAnnounce } from "./announce.js";
+import { renderFair } from "./fair.js";
 
 function receive(msg) {
   switch (msg.type) {
@@ -56,6 +57,7 @@ function renderAll() {
   render();
   renderStanding();
   renderBotTools();
+  renderFair();
   announce();
 }
 

@@ -3,6 +3,7 @@
 import { $, app, fmt, LOGGED_IN, node } from "./dom.js";
 import { legal, me, mySeat, nameOf, st, table } from "./state.js";
 import { send } from "./socket.js";
+import { freshSeed } from "./fair.js";
 
 export const PLAY_NAMES = {
   check: "Check", call: "Call", bet: "Bet", raise: "Raise", fold: "Fold", blind: "Blind", dark: "Dark bet",
@@ -237,6 +238,7 @@ function doAction(kind) {
     }
   }
   confirming = null;
+  if (kind === "new_deal") message.seed = freshSeed();  // his part of the next deck (docs/fair.md)
   send(message, kind);
 }
 

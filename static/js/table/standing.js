@@ -3,6 +3,7 @@
 import { $, app, toast } from "./dom.js";
 import { isClosed, me, st } from "./state.js";
 import { send } from "./socket.js";
+import { freshSeed } from "./fair.js";
 
 export function renderStanding() {
   const box = $("standing");
@@ -16,7 +17,9 @@ export function renderStanding() {
 
 export function setupStanding() {
   $("standing-deal-me-in").addEventListener("change", (e) => {
-    send({ type: "standing", choice: e.target.checked ? "deal_me_in" : "deal_me_out" }, "standing");
+    // "Deal me in" carries the seed of the next deal pressed for him (docs/fair.md).
+    send(e.target.checked ? { type: "standing", choice: "deal_me_in", seed: freshSeed() }
+      : { type: "standing", choice: "deal_me_out" }, "standing");
   });
   $("standing-if-losing").addEventListener("change", (e) => {
     send({ type: "standing", choice: `${e.target.value}_if_losing` }, "standing");
