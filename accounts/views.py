@@ -24,6 +24,21 @@ def _wallet_figures(user) -> tuple[int | None, list]:
     return balance_of(user), list(history_of(user))
 
 
+def _stand_up_everywhere(user) -> list[int]:
+    """A self-exclusion takes effect at once: the player leaves every table he sits at, through the door."""
+    from tables import services
+    from tables.models import TableSeat
+
+    left = []
+    for table_id in TableSeat.objects.filter(user=user).values_list("table_id", flat=True).order_by("table_id"):
+        try:
+            services.stand(table_id, user)
+            left.append(table_id)
+        except services.DoorError:
+            pass  # already leaving (mid-deal) or closed meanwhile
+    return left
+
+
 def _limits_initial(in_force: limits.Limits) -> dict:
     return {name: getattr(in_force, name) for name in limits.LIMIT_NAMES}
 
@@ -49,7 +64,10 @@ def profile(request):
             exclusion_form = ExclusionForm(request.POST)
             if exclusion_form.is_valid():
                 until = limits.exclude(user, exclusion_form.cleaned_data["period"])
-                messages.success(request, f"You are excluded from play until {limits.when(until)}.")
+                left = _stand_up_everywhere(user)
+                messages.success(request, f"You are excluded from play until {limits.when(until)}." + (
+                    f" You stood up at table {', '.join(map(str, left))}: your chips are back on your balance (a hand "
+                    "in play is folded and its seat frees when the deal ends)." if left else ""))  # fmt: skip
                 return redirect(f"{request.path}#limits")
             status = 400
         else:

@@ -91,3 +91,20 @@ def test_staff_see_the_limits_in_the_admin_read_only(client, player):
     assert client.post(reverse("admin:wallet_playerlimits_delete", args=[row.pk])).status_code == 403
     row.refresh_from_db()
     assert row.excluded_until == until and row.daily_loss_limit == 300
+
+
+@pytest.mark.django_db(transaction=True)
+def test_starting_an_exclusion_stands_the_player_up_at_every_table(logged_in, player, staff):
+    from tables import services
+    from tables.models import TableSeat
+    from wallet.selectors import balance_of
+    from wallet.services import credit
+
+    credit(player, 1000, reason="chips", staff=staff)
+    tables = [services.create_table(staff, "classic", 10, 4, False) for _ in range(2)]
+    for table in tables:
+        services.sit(table.pk, player, 300)
+    response = logged_in.post(PROFILE, {"form": "exclusion", "period": "day", "confirm": "on"}, follow=True)
+    assert f"You stood up at table {tables[0].pk}, {tables[1].pk}" in response.content.decode()
+    assert not TableSeat.objects.filter(user=player).exists()
+    assert balance_of(player) == 1000
