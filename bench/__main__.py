@@ -18,6 +18,7 @@ BENCHMARKS = {
     "ledger": "chip transfers per second through the wallet vs bare row writes (bench/ledger.py)",
     "storage": "the stored format's dumps + loads per action, keyed format 5 vs positional format 4 (bench/storage.py)",
     "door": "table actions per second through the one door (lock, engine, ledger) vs the engine alone (bench/door.py)",
+    "limits": "sit + stand through the door without vs with a player's own cap and loss limit (bench/limits.py)",
     "live": "real deals over real WebSockets on a production-like deployment vs an echo consumer and pgbench "
             "(bench/live.py)",
 }

@@ -74,7 +74,8 @@ def create_table(user, family, ante, seats, bots_allowed=False, *, kept_open=Fal
         _check_tables_of(user)
         table = Table.objects.create(
             family=family, ante=ante, seats=seats, bots_allowed=bots_allowed, kept_open=kept_open, created_by=user,
-            private=private, invite_token=access.new_token() if private else "", state=state.dumps(), version=state.version, empty_since=timezone.now(),
+            private=private, invite_token=access.new_token() if private else "", state=state.dumps(),
+            version=state.version, empty_since=timezone.now(),
         )  # fmt: skip
         from lobby.notify import table_changed as lobby_table_changed
 
