@@ -22,6 +22,7 @@ BENCHMARKS = {
     "history": "the hand history pages with 100,000 stored deals vs a bare page (bench/history.py)",
     "standings": "the leaderboard and a busy player's profile with 100,000 stored deals, and beat's tally "
                  "(bench/standings.py)",
+    "limits": "sit + stand through the door without vs with a player's own cap and loss limit (bench/limits.py)",
     "live": "real deals over real WebSockets on a production-like deployment vs an echo consumer and pgbench "
             "(bench/live.py)",
 }

@@ -58,7 +58,7 @@ def play_against_bots(user) -> Seated:
         raise BotError("Log in to play against bots.")
     if user.is_bot:
         raise BotError("A bot does not play against bots from the lobby.")
-    already = (
+    already = (  # his own seat, at a private table too: he sits there, so it exists for him
         TableSeat.objects.filter(user=user, table__status=TableStatus.OPEN, table__occupied_seats__user__is_bot=True)
         .select_related("table")
         .order_by("-seated_at")
@@ -83,7 +83,9 @@ def _bot_tables_with_a_free_seat(balance: int) -> list[Table]:
     """Open tables with a bot seated, a free seat, and an ante the player can buy in at; tables no person plays
     at first (no deal running there to wait for), then the deepest bot company."""
     tables = (
-        Table.objects.filter(status=TableStatus.OPEN, bots_allowed=True, ante__lte=balance // MIN_BUY_IN_ANTES)
+        Table.objects.filter(
+            status=TableStatus.OPEN, bots_allowed=True, private=False, ante__lte=balance // MIN_BUY_IN_ANTES
+        )
         .annotate(
             taken=Count("occupied_seats"),
             bots=Count("occupied_seats", filter=Q(occupied_seats__user__is_bot=True)),

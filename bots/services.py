@@ -119,6 +119,9 @@ def seat_bot(table: Table | int, level: str = "strong", by_user=None, *, policy:
     _check_level(level)
     if by_user is not None and not (by_user.is_staff or (table.created_by_id and table.created_by_id == by_user.pk)):
         raise BotError("Only the table's creator or staff may seat bots.")
+    is_creator = by_user is not None and table.created_by_id is not None and table.created_by_id == by_user.pk
+    if table.private and not is_creator:  # issue 14: bots sit at a private table only when its creator seats them
+        raise BotError("Only the creator of a private table seats bots there.")
     if not table.bots_allowed:
         raise BotError("This table was created without bots.")
     if not table.is_open:

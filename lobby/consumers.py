@@ -20,6 +20,8 @@ class LobbyConsumer(GuardedConsumer):
     async def connect(self):
         self.versions: dict[int, int] = {}  # the newest version sent of each table (closed ones included)
         self.closed: set[int] = set()
+        user = self.scope.get("user")
+        self.viewer = user if user is not None and user.is_authenticated else None
         await self.accept()
         clock_watch.watch_here()
         # Join first, then read: an update that crossed the read is older than the list and is dropped by version.
@@ -33,7 +35,7 @@ class LobbyConsumer(GuardedConsumer):
         await self.send(text_data=orjson.dumps(message).decode())
 
     async def send_list(self):
-        tables = await database_sync_to_async(open_tables)()
+        tables = await database_sync_to_async(open_tables)(self.viewer)
         for entry in tables:
             self.versions[entry["id"]] = max(self.versions.get(entry["id"], -1), entry["version"])
         await self.send_json({"type": "lobby", "tables": tables})
@@ -56,7 +58,16 @@ class LobbyConsumer(GuardedConsumer):
         else:
             await self.send_json(lobby_error("unknown_type", "The lobby answers only ping and snapshot.", message_id))
 
+    def may_hear_of(self, message) -> bool:
+        """A private table exists only for its creator and staff here (tables/access.py)."""
+        if not message.get("private"):
+            return True
+        viewer = self.viewer
+        return viewer is not None and (viewer.is_staff or viewer.pk == message.get("creator"))
+
     async def lobby_table(self, message):
+        if not self.may_hear_of(message):
+            return
         table_id, version = message["id"], message["version"]
         if table_id in self.closed or version < self.versions.get(table_id, -1):
             return  # an older entry overtaken by a newer one on its way; a closed table never comes back

@@ -17,6 +17,10 @@ class CreateTableForm(forms.Form):
         min_value=MIN_SEATS, max_value=MAX_SEATS, initial=6, help_text=SEATS_HELP
     )
     bots_allowed = forms.BooleanField(required=False, label="Bots may sit", help_text="No rake at a table with a bot.")
+    private = forms.BooleanField(
+        required=False, label="Private",
+        help_text="Not in the lobby for others: only people you send its invite link may watch or sit.",
+    )  # fmt: skip
 
     def clean(self):
         data = super().clean()

@@ -23,7 +23,7 @@ from .forms import CreateTableForm, QuickSeatForm
 
 def _lobby(request, form=None, status=200):
     context = {
-        "tables": selectors.open_tables(),
+        "tables": selectors.open_tables(request.user),
         "form": form or CreateTableForm(),
         "quick_form": QuickSeatForm(request.GET or None),
     }
@@ -46,7 +46,8 @@ def create_table(request):
         data = form.cleaned_data
         try:
             table = services.create_table(
-                request.user, data["family"], data["ante"], data["seats"], bots_allowed=data["bots_allowed"]
+                request.user, data["family"], data["ante"], data["seats"], bots_allowed=data["bots_allowed"],
+                private=data["private"],
             )
         except services.DoorError as exc:
             form.add_error(None, exc.message)
@@ -63,6 +64,7 @@ def quick_seat(request):
     if not form.is_valid():
         messages.error(request, "Quick seat: " + " ".join(e for errs in form.errors.values() for e in errs))
         return redirect("lobby:lobby")
+    # Quick seat finds public tables only: a private one is for the people its creator invites.
     fitting = [t for t in selectors.open_tables() if form.fits(t)]
     if not fitting:
         messages.warning(request, "No open table fits with a free seat: create one below.")

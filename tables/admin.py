@@ -44,18 +44,20 @@ class TableAdmin(admin.ModelAdmin):
         "ante",
         "seats",
         "bots_allowed",
+        "private",
         "kept_open",
         "status",
         "version",
         "clock_kind",
         "created_at",
     ]
-    list_filter = ["status", "family", "bots_allowed", "kept_open"]
+    list_filter = ["status", "family", "bots_allowed", "private", "kept_open"]
     # The state is written only through the door. Staff read the play as a spectator sees it, never the stored
     # state: it holds every card dealt, and a staff member may also be a player.
-    exclude = ["state"]
+    # A private table's invite token is its creator's to give and revoke (tables/access.py); staff see every table.
+    exclude = ["state", "invite_token"]
     readonly_fields = [
-        "status", "version", "play", "clock_kind", "clock_seats", "clock_deadline", "empty_since",
+        "private", "status", "version", "play", "clock_kind", "clock_seats", "clock_deadline", "empty_since",
         "fault", "created_by", "created_at", "closed_at", "closed_by", "test_decks",
     ]  # fmt: skip
     inlines = [TableSeatInline]

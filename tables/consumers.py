@@ -102,7 +102,10 @@ class TableConsumer(GuardedConsumer):
         # Join the group before reading the row, so no change can fall between the two.
         self.group = table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        committed = await on_read_threads(selectors.committed)(self.table_id)
+        # A private table the viewer may not see answers exactly as an id that names no table (tables/access.py).
+        self.session = self.scope.get("session")
+        committed = await on_read_threads(selectors.committed)(self.table_id, self.user, self.session,
+                                                               check_access=True)  # fmt: skip
         if committed is None:
             await self.no_such_table()
             return
@@ -237,6 +240,15 @@ class TableConsumer(GuardedConsumer):
         if self.committed is None:  # a change before this socket's first snapshot: that snapshot is newer
             return
         await self.show(self.committed.changed(message), events=message["events"])
+
+    async def table_access(self, message):
+        """The invite link was revoked: a viewer let in only by the old link (not seated) is shown out."""
+        if self.committed is None or not self.committed.table.get("private"):
+            return
+        still = await on_read_threads(selectors.committed)(self.table_id, self.user, self.session, check_access=True)
+        if still is None:
+            await self.leave()
+            await self.no_such_table()
 
     async def table_chat(self, message):
         await self.send_json(message["line"])

@@ -30,6 +30,10 @@ class Table(models.Model):
     ante = models.PositiveIntegerField()
     seats = models.PositiveSmallIntegerField()
     bots_allowed = models.BooleanField(default=False)
+    # A private table is seen and sat at only with its invite link (tables/access.py); the creator may revoke the
+    # token, which ends the grant of everyone who has not sat down.
+    private = models.BooleanField(default=False, help_text="Only people with the invite link see it or sit.")
+    invite_token = models.CharField(max_length=64, blank=True, default="")
     # Staff set this table up (the demo's, a bot table policy's): it stays open when empty, so a newcomer always
     # finds a game. Players' tables close after SVARA_IDLE_TABLE_SECONDS empty.
     kept_open = models.BooleanField(
@@ -105,6 +109,22 @@ class TableSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} at seat {self.seat} of table {self.table_id}"
+
+
+class TableGuest(models.Model):
+    """A player let in to a private table by its invite link: valid while `token` is the table's current one, so
+    revoking (a new token) ends every grant at once without deleting rows."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="guests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    token = models.CharField(max_length=64)
+    granted_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "user"], name="tables_one_guest_row_per_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} invited to table {self.table_id}"
 
 
 class Presence(models.Model):

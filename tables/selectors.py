@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db.models import Q
 from django.utils import timezone
 
 from .models import ChatLine, DealEvent, Table, TableSeat, TableStatus
@@ -13,17 +14,35 @@ from .state_io import events_for, public_events, seat_of
 CHAT_HISTORY_LINES = 30  # the chat lines a page opened later starts with
 
 
-def open_tables() -> list[dict]:
-    """The lobby's list: every open table with its family, ante, seats taken, who sits, and whether bots may sit."""
-    return _entries(Table.objects.filter(status=TableStatus.OPEN).order_by("id"))
+def open_tables(viewer=None) -> list[dict]:
+    """The lobby's list for `viewer`: every open table he may see (private ones only for their creator and
+    staff, tables/access.py) with its family, ante, seats taken, who sits, and whether bots may sit."""
+    tables = Table.objects.filter(status=TableStatus.OPEN).order_by("id")
+    if viewer is None or not getattr(viewer, "is_authenticated", False):
+        tables = tables.filter(private=False)
+    elif not viewer.is_staff:
+        tables = tables.filter(Q(private=False) | Q(created_by=viewer))
+    return _entries(tables)
 
 
-def lobby_entry(table_id: int) -> tuple[int, dict | None]:
-    """One table's version and its lobby entry (None once it is closed or gone), for a lobby update."""
+@dataclass(frozen=True, slots=True)
+class LobbyEntry:
+    """One table's lobby entry (None once it is closed or gone) at its version, and who may hear of it: everyone,
+    or (a private table) only its creator and staff."""
+
+    version: int
+    entry: dict | None
+    private: bool = False
+    creator_id: int | None = None
+
+
+def lobby_entry(table_id: int) -> LobbyEntry:
+    """One table's entry for a lobby update."""
     table = Table.objects.filter(pk=table_id).first()
-    if table is None or not table.is_open:
-        return (table.version if table else 0), None
-    return table.version, _entries([table])[0]
+    if table is None:
+        return LobbyEntry(0, None)
+    entry = _entries([table])[0] if table.is_open else None
+    return LobbyEntry(table.version, entry, table.private, table.created_by_id)
 
 
 def _entries(rows) -> list[dict]:
@@ -43,6 +62,7 @@ def _entries(rows) -> list[dict]:
             "seats": t.seats,
             "seats_taken": len(players[t.pk]),
             "bots_allowed": t.bots_allowed,
+            "private": t.private,
             "players": players[t.pk],
             "url": f"/tables/{t.pk}/",
         }
@@ -69,7 +89,7 @@ class Committed:
     the table's row (on connect, or when asked) or from the group message of a change (notify.py), so a change
     reaches every viewer without a query."""
 
-    table: dict  # id, family, ante, seats, bots_allowed, status
+    table: dict  # id, family, ante, seats, bots_allowed, private, status
     version: int
     state: str  # the stored text: every card dealt (it never leaves the servers; `snapshot` renders a view)
     clock: dict | None  # kind, seats, deadline (ISO time)
@@ -90,12 +110,21 @@ class Committed:
 
 def _facts(table: Table) -> dict:
     return {"id": table.pk, "family": table.family, "ante": table.ante, "seats": table.seats,
-            "bots_allowed": table.bots_allowed, "status": table.status}  # fmt: skip
+            "bots_allowed": table.bots_allowed, "private": table.private, "status": table.status}  # fmt: skip
 
 
-def committed(table_id) -> Committed | None:
+def committed(table_id, viewer=None, session=None, *, check_access: bool = False) -> Committed | None:
+    """The table as committed; with `check_access`, None too when it is private and `viewer` (with the socket's
+    `session`) may not see it: the same answer as for an id that names no table."""
     table = get_table(table_id)
-    return None if table is None else Committed.of_table(table)
+    if table is None:
+        return None
+    if check_access:
+        from .access import may_see
+
+        if not may_see(table, viewer, session):
+            return None
+    return Committed.of_table(table)
 
 
 def snapshot(committed: Committed, user_id: int | None, now: datetime | None = None) -> dict:

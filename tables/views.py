@@ -3,22 +3,48 @@ rules' points of any three cards (the engine's `hand_points`, RULES §2), as a p
 
 from __future__ import annotations
 
-from django.http import JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.contrib import messages
+from django.http import Http404, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from tables import access
 from tables.engine import rules
 from tables.engine.cards import FAMILIES, CardError, deck, format_hand, parse_hand, wild_card
 from tables.engine.points import hand_points
 from tables.engine.strategy import LEVELS as BOT_LEVELS
-from tables.models import Table
+from tables.models import Table, TableSeat
+from wallet import limits
+
+
+def visible_table(request, table_id: int) -> Table:
+    """The table, or the same 404 for an id that names no table and for a private table this visitor may not see
+    (tables/access.py)."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or not access.may_see(table, request.user, request.session):
+        raise Http404("No Table matches the given query.")
+    return table
 
 
 @require_GET
 def table_page(request, table_id: int):
-    table = get_object_or_404(Table, pk=table_id)
+    if "invite" in request.GET:
+        # The invite link: remember the grant and drop the token from the address bar (and the history). A wrong or
+        # revoked token is the 404 of a table that does not exist.
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None or not access.accept_invite(table, request.user, request.session, request.GET["invite"]):
+            raise Http404("No Table matches the given query.")
+        return redirect("tables:table", table_id=table.pk)
+    table = visible_table(request, table_id)
+    is_host = table.private and access.is_host(table, request.user)
+    seated = None
+    if request.user.is_authenticated:
+        seated = TableSeat.objects.filter(table=table, user=request.user).values_list("seated_at", flat=True).first()
     context = {"table": table, "rules": rules, "may_seat_bots": may_seat_bots(table, request.user),
-               "bot_levels": BOT_LEVELS}  # fmt: skip
+               "bot_levels": BOT_LEVELS, "is_host": is_host,
+               "invite_url": request.build_absolute_uri(invite_path(table)) if is_host else "",
+               "session_minutes": limits.of(request.user).session_minutes, "seated_since": seated}  # fmt: skip
     return render(request, "tables/table.html", context, status=200 if table.is_open else 410)
 
 
@@ -26,6 +52,23 @@ def table_page(request, table_id: int):
 def fair_page(request):
     """Fair deals (docs/fair.md): the procedure in plain words, and a check of any deal in the browser."""
     return render(request, "tables/fair.html")
+
+
+def invite_path(table: Table) -> str:
+    return f"{reverse('tables:table', kwargs={'table_id': table.pk})}?invite={table.invite_token}"
+
+
+@require_POST
+def renew_invite(request, table_id: int):
+    """The creator revokes the invite link and gets a new one: nobody who has not sat may use the old one."""
+    table = visible_table(request, table_id)
+    if access.renew_token(table.pk, request.user) is None:
+        raise Http404("No Table matches the given query.")
+    from tables.services.notify import access_changed
+
+    access_changed(table.pk)
+    messages.success(request, "The old invite link no longer works; send the new one to whom you want at the table.")
+    return redirect("tables:table", table_id=table.pk)
 
 
 # --- bots at your own table -------------------------------------------------------------------------------------
@@ -37,6 +80,8 @@ def may_seat_bots(table: Table, user) -> bool:
     """The table's creator or staff, at an open table that allows bots (bots/services.py `seat_bot` checks again)."""
     if not table.is_open or not table.bots_allowed or not getattr(user, "is_authenticated", False):
         return False
+    if table.private:  # issue 14: only the creator seats bots at a private table
+        return access.is_host(table, user)
     return user.is_staff or (table.created_by_id is not None and table.created_by_id == user.pk)
 
 
@@ -47,7 +92,7 @@ def seat_bots(request, table_id: int):
     from bots.services import BotError, seat_bot
     from tables.errors import DoorError
 
-    table = get_object_or_404(Table, pk=table_id)
+    table = visible_table(request, table_id)
     if not request.user.is_authenticated:
         return JsonResponse({"error": "Log in to seat bots."}, status=403)
     if not may_seat_bots(table, request.user):

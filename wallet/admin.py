@@ -12,7 +12,7 @@ from django.utils.formats import date_format
 
 from . import services
 from .forms import AdjustBalanceForm
-from .models import LedgerAccount, Transfer
+from .models import LedgerAccount, PlayerLimits, Transfer
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -119,3 +119,14 @@ class TransferAdmin(ReadOnlyAdmin):
     @admin.display(description="table", ordering="table_id")
     def table(self, transfer):
         return transfer.table_id
+
+
+@admin.register(PlayerLimits)
+class PlayerLimitsAdmin(ReadOnlyAdmin):
+    """The limits players set for themselves, for staff to read: no change, no delete (issue 14: a self-exclusion
+    cannot be lifted early, by anyone)."""
+
+    list_display = ["user", "daily_buy_in_cap", "daily_loss_limit", "session_minutes", "excluded_until", "updated_at"]
+    list_filter = [("excluded_until", admin.EmptyFieldListFilter)]
+    search_fields = ["user__email", "user__display_name"]
+    readonly_fields = [f.name for f in PlayerLimits._meta.fields]

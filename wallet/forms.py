@@ -4,6 +4,8 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from .limits import EXCLUSION_PERIODS
+
 # A report over more than this many days is refused: the chart and the queries stay small.
 MAX_RANGE_DAYS = 366
 
@@ -94,3 +96,33 @@ class AdjustBalanceForm(forms.Form):
         if not reason:
             raise forms.ValidationError("Give a reason.")
         return reason
+
+
+# --- the limits a player sets for himself (wallet/limits.py) ----------------------------------------------------
+
+
+class LimitsForm(forms.Form):
+    """Blank means no limit. Lowering takes effect at once, raising after 24 hours (the page says so)."""
+
+    daily_buy_in_cap = forms.IntegerField(
+        label="Daily buy-in cap (chips)", required=False, min_value=1, max_value=10**9,
+        help_text="Table buy-ins and chips added per day (UTC). Blank: no cap.",
+    )
+    daily_loss_limit = forms.IntegerField(
+        label="Daily loss limit (chips)", required=False, min_value=1, max_value=10**9,
+        help_text="Chips bought in minus chips cashed out per day (UTC). Blank: no limit.",
+    )
+    session_minutes = forms.IntegerField(
+        label="Remind me after (minutes at a table)", required=False, min_value=1, max_value=24 * 60,
+        help_text="The table page reminds you how long you have played. Blank: no reminder.",
+    )  # fmt: skip
+
+
+class ExclusionForm(forms.Form):
+    period = forms.ChoiceField(
+        label="Exclude me from play for", choices=[(key, label) for key, (label, _) in EXCLUSION_PERIODS.items()]
+    )
+    confirm = forms.BooleanField(
+        label="I understand that nobody, not even staff, can lift it before it ends.", required=True,
+        error_messages={"required": "Tick the box to confirm: a self-exclusion cannot be lifted early."},
+    )  # fmt: skip

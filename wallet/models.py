@@ -158,3 +158,44 @@ class Transfer(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ImmutableTransferError("Transfers are immutable; record a correcting transfer instead.")
+
+
+class PlayerLimits(models.Model):
+    """The limits a player sets for himself (wallet/limits.py has the rules of their timing and their checks).
+
+    Each money or time limit is a value (None: no limit) and maybe a pending raise: a raise (or a removal) takes
+    effect only at `*_pending_from`, 24 hours after it was asked; a lowering takes effect at once. The
+    self-exclusion runs until `excluded_until` and is never shortened, by the player or by staff (the admin is
+    read-only). The door locks this row (select_for_update) in the transaction of every buy-in it checks."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="limits")
+    # Chips bought in (table buy-ins and chips added) per day (UTC).
+    daily_buy_in_cap = models.PositiveIntegerField(null=True, blank=True)
+    daily_buy_in_cap_pending = models.PositiveIntegerField(null=True, blank=True)
+    daily_buy_in_cap_pending_from = models.DateTimeField(null=True, blank=True)
+    # Net chips lost at tables per day (UTC): bought in minus cashed out.
+    daily_loss_limit = models.PositiveIntegerField(null=True, blank=True)
+    daily_loss_limit_pending = models.PositiveIntegerField(null=True, blank=True)
+    daily_loss_limit_pending_from = models.DateTimeField(null=True, blank=True)
+    # A reminder at the table after this many minutes seated.
+    session_minutes = models.PositiveIntegerField(null=True, blank=True)
+    session_minutes_pending = models.PositiveIntegerField(null=True, blank=True)
+    session_minutes_pending_from = models.DateTimeField(null=True, blank=True)
+    excluded_until = models.DateTimeField(null=True, blank=True)
+    excluded_since = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = "player's own limits"
+        verbose_name_plural = "players' own limits"
+        constraints = [
+            models.CheckConstraint(condition=Q(daily_buy_in_cap__gt=0) | Q(daily_buy_in_cap__isnull=True),
+                                   name="wallet_limits_cap_positive"),
+            models.CheckConstraint(condition=Q(daily_loss_limit__gt=0) | Q(daily_loss_limit__isnull=True),
+                                   name="wallet_limits_loss_positive"),
+            models.CheckConstraint(condition=Q(session_minutes__gt=0) | Q(session_minutes__isnull=True),
+                                   name="wallet_limits_session_positive"),
+        ]  # fmt: skip
+
+    def __str__(self) -> str:
+        return f"limits of {self.user}"

@@ -64,6 +64,7 @@ function row(t, changed) {
   seats.dataset.taken = t.seats_taken;
   meta.append(seats);
   if (t.bots_allowed) meta.append(node("span", "badge badge-info", "bots"));
+  if (t.private) meta.append(node("span", "badge badge-warning", "private"));
   main.append(meta);
   const players = node("div", "table-players");
   (t.players || []).forEach((p, i) => {

@@ -4,7 +4,8 @@ Every change is one transaction: lock the table's row (one statement, which also
 stored reply), apply one engine action to the stored state, move every chip the action moved as one ledger batch,
 then append the deal's events, write the new state with its version and clock, and store the reply when the message
 carried an id (those three as one statement on PostgreSQL: statements.py). Only after commit are the table's viewers, the lobby, the listeners and the clock told
-(notify.py). Lock order everywhere: the table row first, then ledger rows in primary-key order.
+(notify.py). Lock order everywhere: the table row first, then (a buy-in or chips added) the player's own limits
+row (wallet/limits.py), then ledger rows in primary-key order.
 """
 
 from __future__ import annotations
@@ -20,9 +21,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
+from wallet import limits
 from wallet.accounts import WalletError
 from wallet.services import move
 
+from .. import access
 from ..engine import play
 from ..engine.actions import MOVE_KINDS
 from ..engine.rules import MAX_ANTE, MAX_STACK_ANTES, MIN_BUY_IN_ANTES, SEATS_BY_FAMILY
@@ -50,10 +53,11 @@ class Ack:
 # --- creating and closing tables ---
 
 
-def create_table(user, family, ante, seats, bots_allowed=False, *, kept_open=False) -> Table:
+def create_table(user, family, ante, seats, bots_allowed=False, *, kept_open=False, private=False) -> Table:
     """A player (or staff) opens a table; bad input is a DoorError with a clear message. `kept_open`: set up by
-    staff, it never closes for being empty."""
+    staff, it never closes for being empty. `private`: seen and sat at only with its invite link (access.py)."""
     must_be_logged_in(user, "Log in to create a table.")
+    _within_limits(limits.check_may_create, user)
     if family not in Family.values:
         raise DoorError("bad_field", f"The rule family must be one of {', '.join(Family.values)}, not {family!r}.")
     if isinstance(ante, bool) or not isinstance(ante, int) or not 1 <= ante <= MAX_ANTE:
@@ -63,12 +67,15 @@ def create_table(user, family, ante, seats, bots_allowed=False, *, kept_open=Fal
         raise DoorError("out_of_range", f"A {family} table has {low} to {high} seats, not {seats!r}.")
     if not isinstance(bots_allowed, bool):
         raise DoorError("bad_field", "Whether bots may sit must be true or false.")
+    if not isinstance(private, bool):
+        raise DoorError("bad_field", "Whether the table is private must be true or false.")
     state = play.TableState.new(family, ante, seats)
     with transaction.atomic():
         _check_tables_of(user)
         table = Table.objects.create(
             family=family, ante=ante, seats=seats, bots_allowed=bots_allowed, kept_open=kept_open, created_by=user,
-            state=state.dumps(), version=state.version, empty_since=timezone.now(),
+            private=private, invite_token=access.new_token() if private else "", state=state.dumps(),
+            version=state.version, empty_since=timezone.now(),
         )  # fmt: skip
         from lobby.notify import table_changed as lobby_table_changed
 
@@ -170,13 +177,18 @@ def _act(table_id: int, user, command: Command, client_id) -> Ack:
             return Ack(stored)
         state = loads(table)
         seat = seat_of(state, user.pk)
+        if seat is None and not access.may_sit(table, user):  # a private table does not exist without the link
+            raise DoorError("no_such_table", f"There is no table {table_id!r}.")
         if command.kind == "sit":
             engine_action = _sit_action(table, state, user, seat, command)
+            if not user.is_bot:
+                _within_limits(limits.check_buy_in, user.pk, command.amount, "sit down")
         else:
             if seat is None:
                 raise DoorError("not_seated", "You do not sit at this table.")
             if command.kind == "add_chips":
                 _check_add_chips(table, state, seat, command.amount)
+                _within_limits(limits.check_buy_in, user.pk, command.amount, "add chips")
             _check_turn(state, seat, command.kind)
             _check_amount(state, seat, command)
             engine_action = play.Action(
@@ -235,6 +247,14 @@ def run_out_clock(table_id: int, version: int | None = None) -> bool:
 
 
 # --- inside the door ---
+
+
+def _within_limits(check, *args) -> None:
+    """The player's own limits (wallet/limits.py): a refusal says which limit and until when."""
+    try:
+        check(*args)
+    except limits.LimitError as refused:
+        raise DoorError(refused.code, refused.message) from None
 
 
 def must_be_logged_in(user, message: str) -> None:

@@ -71,6 +71,11 @@ def table_changes(change: Change) -> None:
         log.exception("a table_changed listener failed for table %s v%s", change.table_id, change.version)
 
 
+def access_changed(table_id: int) -> None:
+    """A private table's invite link was revoked: each socket checks again that its viewer may still see it."""
+    group_send(table_group(table_id), {"type": "table.access"})
+
+
 def chat_line(table_id: int, line: dict) -> None:
     group_send(table_group(table_id), {"type": "table.chat", "line": line})
 

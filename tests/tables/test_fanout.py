@@ -18,9 +18,9 @@ def reads(monkeypatch):
     calls = []
     real = selectors.committed
 
-    def counted(table_id):
+    def counted(table_id, *args, **kwargs):  # the viewer and his session, for a private table's access
         calls.append(table_id)
-        return real(table_id)
+        return real(table_id, *args, **kwargs)
 
     monkeypatch.setattr(selectors, "committed", counted)
     return calls

@@ -132,10 +132,11 @@ def test_table_actions_commit_asynchronously_and_staff_credits_durably(players, 
 # BEGIN and COMMIT): PostgreSQL, then SQLite where the ledger batch needs a statement more and the action's writes
 # (events, state, reply) one each. The first sit-down at a
 # table and its first deal open ledger accounts (a savepoint and an insert more); a seat change re-reads the
-# lobby's entry of the table once for every lobby socket.
+# lobby's entry of the table once for every lobby socket. A sit-down and chips added look up the player's own
+# limits row under a lock (one statement more; wallet/limits.py); the moves do not.
 PER_KIND = [  # (who, action, PostgreSQL, SQLite)
-    (0, {"kind": "sit", "amount": 400, "seat": 0}, 17, 19),
-    (1, {"kind": "sit", "amount": 400, "seat": 1}, 17, 19),
+    (0, {"kind": "sit", "amount": 400, "seat": 0}, 18, 20),
+    (1, {"kind": "sit", "amount": 400, "seat": 1}, 18, 20),
     (0, {"kind": "new_deal"}, 2, 3),  # ready: lock, state and reply (SQLite: one each)
     (1, {"kind": "new_deal"}, 11, 14),  # the deal starts: antes into a new pot, the deal's row, its players' rows
     # (one insert), its events
@@ -146,7 +147,7 @@ PER_KIND = [  # (who, action, PostgreSQL, SQLite)
     ("turn", {"kind": "call"}, 4, 7),
     # The deal ends: the award, the rake to a new house account, the deal closed, its players' results (one update).
     ("turn", {"kind": "show"}, 11, 14),
-    (0, {"kind": "add_chips", "amount": 50}, 4, 6),
+    (0, {"kind": "add_chips", "amount": 50}, 5, 7),
     (0, {"kind": "sit_out"}, 2, 3),
     (0, {"kind": "back"}, 2, 3),
     (1, {"kind": "stand"}, 8, 10),
@@ -168,3 +169,26 @@ def test_every_kind_of_action_runs_its_pinned_number_of_statements(classic_table
     assert len(with_id) == 3  # lock, the line kept (a page opened later starts with it), reply; sent after commit
     ledger_matches_engine(classic_table.pk)
     audit_clean()
+
+
+def test_a_buy_in_under_a_cap_locks_the_limits_row_then_reads_the_ledger(classic_table, players):
+    """Issue 14: with a cap the check is two statements, the lock and then the day's sum (a fresh snapshot, so a
+    buy-in another tab committed meanwhile counts)."""
+    from wallet import limits
+
+    ann, boris, _ = players
+    limits.set_limits(ann, daily_buy_in_cap=1_000)
+    services.sit(classic_table.pk, boris, 400, seat=1)
+    plain = statements(services.act, classic_table.pk, boris, {"kind": "stand"})
+    assert plain  # warm: every account is open
+    services.sit(classic_table.pk, boris, 400, seat=1)
+    services.sit(classic_table.pk, ann, 400, seat=0)
+    services.stand(classic_table.pk, ann)
+    sql = statements(services.act, classic_table.pk, ann, {"kind": "sit", "amount": 400, "seat": 0})
+    without = statements(services.act, classic_table.pk, boris, {"kind": "add_chips", "amount": 100})
+    with_cap = statements(services.act, classic_table.pk, ann, {"kind": "add_chips", "amount": 100})
+    assert len(with_cap) == len(without) + 1, (with_cap, without)
+    locked = [s for s in sql if "wallet_playerlimits" in s]
+    assert len(locked) == 1 and (not ON_POSTGRESQL or "FOR UPDATE" in locked[0])
+    first_sum = next(i for i, s in enumerate(sql) if 'SUM("wallet_transfer"."amount")' in s)
+    assert sql.index(locked[0]) < first_sum
