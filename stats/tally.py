@@ -1,7 +1,7 @@
 """Adding ended deals to the players' day rows, exactly once, off the door's path (beat runs `tally_deals`).
 
 Exactly once: a run holds the one `TallyMark` row's lock, takes ended deals not yet in `TalliedDeal`, adds their
-players to `PlayerDay` and records them in `TalliedDeal`, all in one transaction. Only deals that ended after the
+players to the span rows (`PlayerDay`, `PlayerWeek`, `PlayerTotal`) and records them in `TalliedDeal`, all in one transaction. Only deals that ended after the
 mark less `SLACK` are looked at: a deal is written (ended_at included) inside one short door transaction, so one
 that ended before that was visible to an earlier run. Tallied deals older than that are forgotten again.
 """
@@ -19,8 +19,6 @@ from .models import TalliedDeal, TallyMark
 SLACK = timedelta(hours=1)
 BATCH = 2000  # deals a transaction adds
 
-
-SUMMED = ("deals", "deals_won", "played", "svaras", "svaras_won", "net")
 
 # A batch's players are added to each span's rows in one statement, summed in the database (PostgreSQL and SQLite
 # both know INSERT … ON CONFLICT DO UPDATE). `{span}` is the span's key (a day, a week's Monday, none for all time).
@@ -54,7 +52,7 @@ GREATEST = {"postgresql": "GREATEST", "sqlite": "MAX"}
 
 
 def tally_deals() -> int:
-    """Add every ended, untallied deal to the day rows; returns how many deals were added."""
+    """Add every ended, untallied deal to the day, week and all-time rows; returns how many deals were added."""
     added = 0
     while True:
         batch = _tally_batch()
