@@ -60,6 +60,16 @@ def copy_rows(cursor, table: str, columns: list[str], rows) -> None:
             copy.write_row(row)
 
 
+def fairness(rng: random.Random, seats: int) -> tuple[str, str, str, str]:
+    """A fairness record of a real one's size (tables/fair_record.py): the pages carry it, so its bytes count."""
+    cards = rng.sample([f"{rank}{suit}" for rank in ("6", "7", "8", "9", "10", "J", "Q", "K", "A") for suit in "♠♥♦♣"],
+                       3 * seats)  # fmt: skip
+    dealt = [[seat, *cards[3 * seat : 3 * seat + 3]] for seat in range(seats)]
+    return (rng.randbytes(32).hex(), rng.randbytes(32).hex(),
+            json.dumps([[seat, rng.randbytes(16).hex()] for seat in range(seats)]),
+            json.dumps([{"svara": 0, "stacked": False, "dealt": dealt}]))  # fmt: skip
+
+
 def fill(deals: int, players: int, seed: int) -> int:
     """Users, tables, deals, their players and events; returns the regular player's id."""
     from django.contrib.auth import get_user_model
@@ -78,9 +88,9 @@ def fill(deals: int, players: int, seed: int) -> int:
     with raw.cursor() as cursor:
         copy_rows(cursor, "tables_table", ["id", "family", "ante", "seats", "bots_allowed", "kept_open", "status",
                                            "created_at", "state", "version", "clock_kind", "clock_seats", "fault",
-                                           "test_decks"],  # fmt: skip
+                                           "test_decks", "private", "invite_token"],  # fmt: skip
                   ((t, "classic" if t % 2 else "bulgarian", 10, 4, False, False, "open", start, "", 0, "", "[]", "",
-                    "[]") for t in range(1, TABLES + 1)))  # fmt: skip
+                    "[]", False, "") for t in range(1, TABLES + 1)))  # fmt: skip
         deal_rows, seat_rows, event_rows = [], [], []
         numbers = dict.fromkeys(range(1, TABLES + 1), 0)
         for deal_id in range(1, deals + 1):
@@ -93,9 +103,10 @@ def fill(deals: int, players: int, seed: int) -> int:
             winners = [e for _, e in template if e["type"] in ("pot_awarded", "split")]
             pot = max((w["pot"] for w in winners), default=0)
             rake = sum(w["rake"] for w in winners)
-            deal_rows.append((deal_id, table, number, 0, None, when, when + timedelta(seconds=25), pot, rake,
-                              json.dumps([w for e in winners for w in e["winners"]])))  # fmt: skip
             sitters = rng.sample(ids[1:], seats)
+            deal_rows.append((deal_id, table, number, 0, None, when, when + timedelta(seconds=25), pot, rake,
+                              json.dumps([w for e in winners for w in e["winners"]]),
+                              *fairness(rng, seats)))  # fmt: skip
             if rng.random() < 0.05:
                 sitters[0] = regular
             family = "classic" if table % 2 else "bulgarian"
@@ -107,7 +118,8 @@ def fill(deals: int, players: int, seed: int) -> int:
             for index, (version, event) in enumerate(template):
                 event_rows.append((table, number, 0, number * 1000 + version - first, index, json.dumps(event)))
         copy_rows(cursor, "tables_deal", ["id", "table_id", "number", "svara", "previous_id", "started_at",
-                                          "ended_at", "pot", "rake", "winners"], deal_rows)  # fmt: skip
+                                          "ended_at", "pot", "rake", "winners", "commitment", "server_seed", "seeds",
+                                          "decks"], deal_rows)  # fmt: skip
         copy_rows(cursor, "tables_dealseat", ["deal_id", "user_id", "table_id", "family", "started_at", "seat",
                                               "name", "bot", "stack", "ended", "put_in", "won", "net", "won_pot",
                                               "played", "tied", "svara_won"], seat_rows)  # fmt: skip
