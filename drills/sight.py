@@ -194,41 +194,13 @@ class Checker:
         state = self._state_at(version, viewer)
         if state is None:
             return set()
-        before = self.truth.state(version - 1)
-        me = seat_of(state, viewer)
-        allowed = set()
-        for n, event in enumerate(message.get("events") or []):
-            if not isinstance(event, dict):
-                continue
-            private_to = event.get("private_to")
-            if private_to is not None and private_to != me:
-                self._leak(version, viewer, f"event {n}", f"private to seat {private_to}, the viewer is at {me}")
-                continue
-            kind = event.get("type")
-            if kind == "card_opened":
-                seat, index = event.get("seat"), event.get("index")
-                held = {_opened_card(s, seat, index) for s in (state, before) if s is not None} - {None}
-                if private_to != me or seat != me or event.get("card") not in held:
-                    self._leak(version, viewer, f"event {n} card_opened",
-                               f"{event.get('card')} of seat {seat} (viewer at {me}, held {sorted(held)})")
-                    continue
-                self.cards_seen += 1
-                allowed.add(("event", n, 0))
-            elif kind == "showdown_shown":
-                seat, cards = event.get("seat"), event.get("cards")
-                if not self._shown_at(state, before, seat, cards):
-                    self._leak(version, viewer, f"event {n} showdown_shown",
-                               f"{cards} of seat {seat}, not a hand shown at this version")
-                    continue
-                self.cards_seen += 3
-                allowed.update(("event", n, k) for k in range(3))
-        return allowed
+        states = [state, self.truth.state(version - 1)]
+        return self._logged_cards(message.get("events"), "event", states, version, viewer)
 
     # --- the history a first snapshot carries (a reloaded page's log of the running deal) ---
 
     def _history(self, message: dict, viewer) -> set[tuple]:
-        """The log's cards: a card the viewer's own seat opened in this deal (private to him), or a hand shown in
-        this deal; checked against the stored truth of every version of the deal up to this one."""
+        """The log's cards, checked against the stored truth of every version of the deal up to this one."""
         history = message.get("history")
         version = message.get("version")
         if not isinstance(history, dict) or not isinstance(version, int):
@@ -236,33 +208,41 @@ class Checker:
         past = self._deal_states(version)  # newest first, with the state just before the deal last
         if not past:
             return set()
-        me = seat_of(past[0], viewer)
+        return self._logged_cards(history.get("log"), "history", past, version, viewer)
+
+    def _logged_cards(self, events, place: str, states: list, version, viewer) -> set[tuple]:
+        """The cards of a list of events (an event frame's, or a reloaded page's log): a card the viewer's own seat
+        opened, private to him, or a hand shown, each held in one of `states` (newest first; for a shown hand, in
+        the change between two neighbours). The allowed places are (place, event's index, card's index)."""
+        me = seat_of(states[0], viewer)
+        where = "history log" if place == "history" else "event"
         allowed = set()
-        for n, event in enumerate(history.get("log") or []):
+        for n, event in enumerate(events or []):
             if not isinstance(event, dict):
                 continue
             private_to = event.get("private_to")
             if private_to is not None and private_to != me:
-                self._leak(version, viewer, f"history log {n}", f"private to seat {private_to}, the viewer is at {me}")
+                self._leak(version, viewer, f"{where} {n}", f"private to seat {private_to}, the viewer is at {me}")
                 continue
             kind = event.get("type")
             if kind == "card_opened":
                 seat, index = event.get("seat"), event.get("index")
-                held = {_opened_card(s, seat, index) for s in past} - {None}
+                held = {_opened_card(s, seat, index) for s in states if s is not None} - {None}
                 if private_to != me or seat != me or event.get("card") not in held:
-                    self._leak(version, viewer, f"history log {n} card_opened",
-                               f"{event.get('card')} of seat {seat} (viewer at {me})")
+                    self._leak(version, viewer, f"{where} {n} card_opened",
+                               f"{event.get('card')} of seat {seat} (viewer at {me}, held {sorted(held)})")
                     continue
                 self.cards_seen += 1
-                allowed.add(("history", n, 0))
+                allowed.add((place, n, 0))
             elif kind == "showdown_shown":
                 seat, cards = event.get("seat"), event.get("cards")
-                if not any(self._shown_at(now, before, seat, cards) for now, before in zip(past, past[1:], strict=False)):
-                    self._leak(version, viewer, f"history log {n} showdown_shown",
-                               f"{cards} of seat {seat}, not a hand shown in this deal")
+                pairs = zip(states, states[1:], strict=False)
+                if not any(self._shown_at(now, before, seat, cards) for now, before in pairs):
+                    self._leak(version, viewer, f"{where} {n} showdown_shown",
+                               f"{cards} of seat {seat}, not a hand shown at this version")
                     continue
                 self.cards_seen += 3
-                allowed.update(("history", n, k) for k in range(3))
+                allowed.update((place, n, k) for k in range(3))
         return allowed
 
     def _deal_states(self, version: int, limit: int = 5000) -> list:
