@@ -7,7 +7,6 @@ from django.views.i18n import JavaScriptCatalog
 
 from accounts.language import set_language
 
-
 admin.site.site_header = admin.site.site_title = "Svara administration"
 # The admin's lists are wide (the ledger's transfers): the page's width goes to them, not to a second app list.
 admin.site.enable_nav_sidebar = False

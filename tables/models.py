@@ -6,8 +6,8 @@ clock (kind and deadline), written only by `tables.services` under the table row
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext_lazy as _
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from .engine import rules
 
