@@ -2,6 +2,7 @@
 
 from django import forms
 from django.utils.text import format_lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tables.engine.rules import MAX_ANTE, MIN_SEATS
@@ -38,7 +39,7 @@ class CreateTableForm(forms.Form):
             low, high = SEATS_BY_FAMILY[family]
             if not low <= seats <= high:
                 self.add_error("seats", _("A %(family)s table has %(low)s to %(high)s seats.") % {
-                    "family": Family(family).label, "low": low, "high": high})  # fmt: skip
+                    "family": gettext(family), "low": low, "high": high})  # fmt: skip
         return data
 
 

@@ -69,7 +69,7 @@ def create_table(user, family, ante, seats, bots_allowed=False, *, kept_open=Fal
     low, high = SEATS_BY_FAMILY[family]
     if isinstance(seats, bool) or not isinstance(seats, int) or not low <= seats <= high:
         raise DoorError("out_of_range", said(_("A %(family)s table has %(low)s to %(high)s seats, not %(seats)s."),
-                                             family=Family(family).label, low=low, high=high, seats=repr(seats)))  # fmt: skip
+                                             family=_(family), low=low, high=high, seats=repr(seats)))  # fmt: skip
     if not isinstance(bots_allowed, bool):
         raise DoorError("bad_field", _("Whether bots may sit must be true or false."))
     if not isinstance(private, bool):
