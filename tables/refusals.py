@@ -75,3 +75,29 @@ def engine_refusal(text: str):
         if found:
             return said(message, **found.groupdict())
     return text
+
+
+# "Count the hand": the engine's words for a hand it cannot count (tables/engine/cards.py, points.py).
+_CARD_PATTERNS = [
+    (re.compile(r"no cards given"), _("no cards given")),
+    (re.compile(r"not a card: (?P<text>.*) \(write it like A♥, Ah, 10h or Th\)"),
+     _("not a card: %(text)s (write it like A♥, Ah, 10h or Th)")),
+    (re.compile(r"not a card: (?P<text>.*) \(no rank (?P<rank>.*); ranks are 6-10, J, Q, K, A\)"),
+     _("not a card: %(text)s (no rank %(rank)s; ranks are 6-10, J, Q, K, A)")),
+    (re.compile(r"not a card: (?P<text>.*) \(no suit (?P<suit>.*); suits are ♠♥♦♣ or s h d c\)"),
+     _("not a card: %(text)s (no suit %(suit)s; suits are ♠♥♦♣ or s h d c)")),
+    (re.compile(r"a hand is three cards, not (?P<count>\d+)"), _("a hand is three cards, not %(count)s")),
+    (re.compile(r"(?P<card>\S+) is in the hand twice"), _("%(card)s is in the hand twice")),
+    (re.compile(r"(?P<card>\S+) is not in the (?P<family>\w+) deck"), _("%(card)s is not in the %(family)s deck")),
+    (re.compile(r"no such family: (?P<family>.*) \(one of (?P<families>.*)\)"),
+     _("no such family: %(family)s (one of %(families)s)")),
+]  # fmt: skip
+
+
+def card_refusal(text: str) -> str:
+    """Why a hand cannot be counted, in the active language (the engine's English when not listed)."""
+    for pattern, message in _CARD_PATTERNS:
+        found = pattern.fullmatch(text)
+        if found:
+            return str(said(message, **found.groupdict()))
+    return text

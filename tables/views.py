@@ -10,12 +10,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from tables import access
+from tables import access, words
 from tables.engine import rules
 from tables.engine.cards import FAMILIES, CardError, deck, format_hand, parse_hand, wild_card
 from tables.engine.points import hand_points
 from tables.engine.strategy import LEVELS as BOT_LEVELS
 from tables.models import Table, TableSeat
+from tables.refusals import card_refusal
 from wallet import limits
 
 
@@ -135,7 +136,7 @@ def count_hand(family: str, cards_text: str) -> dict:
     if len(cards) != 3:
         raise CardError(f"a hand is three cards, not {len(cards)}")
     points, name = hand_points(family, cards)
-    return {"family": family, "cards": format_hand(cards).split(), "points": points, "name": name}
+    return {"family": family, "cards": format_hand(cards).split(), "points": points, "name": words.hand_name(name)}
 
 
 @require_GET
@@ -148,7 +149,7 @@ def count_page(request):
         try:
             result = count_hand(family, cards_text)
         except CardError as exc:
-            error = str(exc)
+            error = card_refusal(str(exc))
     if family not in FAMILIES:
         family = "classic"
     context = {
@@ -167,4 +168,4 @@ def count_points(request):
     try:
         return JsonResponse(count_hand(request.GET.get("family", ""), request.GET.get("cards", "")))
     except CardError as exc:
-        return JsonResponse({"error": str(exc)}, status=400)
+        return JsonResponse({"error": card_refusal(str(exc))}, status=400)
