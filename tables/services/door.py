@@ -187,13 +187,13 @@ def _act(table_id: int, user, command: Command, client_id) -> Ack:
         if command.kind == "sit":
             engine_action = _sit_action(table, state, user, seat, command)
             if not user.is_bot:
-                _within_limits(limits.check_buy_in, user.pk, command.amount, "sit down")
+                _within_limits(limits.check_buy_in, user.pk, command.amount, _("sit down"))
         else:
             if seat is None:
                 raise DoorError("not_seated", _("You do not sit at this table."))
             if command.kind == "add_chips":
                 _check_add_chips(table, state, seat, command.amount)
-                _within_limits(limits.check_buy_in, user.pk, command.amount, "add chips")
+                _within_limits(limits.check_buy_in, user.pk, command.amount, _("add chips"))
             _check_turn(state, seat, command.kind)
             _check_amount(state, seat, command)
             engine_action = play.Action(
