@@ -30,7 +30,7 @@ from django.db import transaction
 from django.db.models import Q, Sum
 from django.utils import dateformat, timezone
 from django.utils.functional import lazy
-from django.utils.translation import gettext as _now
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from config.said import said as lazily_said
@@ -152,16 +152,16 @@ def set_limits(user, now: datetime | None = None, **wanted: int | None) -> list[
             now_value = getattr(current, name)
             if value == now_value:
                 if name in current.pending:
-                    said.append(_now("The pending change of your %(limit)s is cancelled; it stays %(value)s.") % {
+                    said.append(gettext("The pending change of your %(limit)s is cancelled; it stays %(value)s.") % {
                         "limit": label, "value": _shown(name, value)})  # fmt: skip
                 _write(row, name, value, None, None)
             elif _is_lower(value, now_value):
                 _write(row, name, value, None, None)
-                said.append(_now("Your %(limit)s is now %(value)s, at once.") % {"limit": label, "value": _shown(name, value)})
+                said.append(gettext("Your %(limit)s is now %(value)s, at once.") % {"limit": label, "value": _shown(name, value)})
             else:
                 until = now + RAISE_DELAY
                 _write(row, name, now_value, value, until)
-                said.append(_now("Your %(limit)s becomes %(value)s on %(when)s (a raise waits 24 hours); until then it "
+                said.append(gettext("Your %(limit)s becomes %(value)s on %(when)s (a raise waits 24 hours); until then it "
                                  "stays %(now)s.") % {"limit": label, "value": _shown(name, value), "when": when(until),
                                                        "now": _shown(name, now_value)})  # fmt: skip
         row.save()
@@ -176,10 +176,10 @@ def _write(row, name, value, pending, since) -> None:
 
 def _shown(name: str, value: int | None) -> str:
     if value is None:
-        return _now("none")
+        return gettext("none")
     if name == "session_minutes":
-        return _now("%(n)s minutes") % {"n": value}
-    return _now("%(n)s chips") % {"n": f"{value:,}"}
+        return gettext("%(n)s minutes") % {"n": value}
+    return gettext("%(n)s chips") % {"n": f"{value:,}"}
 
 
 def exclude(user, period: str, now: datetime | None = None) -> datetime:

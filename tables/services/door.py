@@ -61,7 +61,7 @@ def create_table(user, family, ante, seats, bots_allowed=False, *, kept_open=Fal
     must_be_logged_in(user, _("Log in to create a table."))
     _within_limits(limits.check_may_create, user)
     if family not in Family.values:
-        raise DoorError("bad_field", said(_("The rule family must be one of %(families)s, not %(family)r."),
+        raise DoorError("bad_field", said(_("The rule family must be one of %(families)s, not %(family)s."),
                                           families=", ".join(Family.values), family=repr(family)))  # fmt: skip
     if isinstance(ante, bool) or not isinstance(ante, int) or not 1 <= ante <= MAX_ANTE:
         raise DoorError("out_of_range", said(_("The ante must be a whole number of chips from 1 to %(max)s, not %(ante)s."),
