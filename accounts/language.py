@@ -36,7 +36,9 @@ class ProfileLanguageMiddleware:
 
     def __call__(self, request):
         user = getattr(request, "user", None)
-        chosen = supported(getattr(user, "language", "")) if user is not None and user.is_authenticated else None
+        chosen = (
+            supported(getattr(user, "language", "")) if user is not None and user.is_authenticated else None
+        )
         if chosen:
             translation.activate(chosen)
             request.LANGUAGE_CODE = chosen

@@ -16,7 +16,9 @@ _FIXED = {
     "it is not your turn": _("it is not your turn"),
     "there is no move for you to make now": _("there is no move for you to make now"),
     "nobody raises after an all-in (D6): call or fold": _("nobody raises after an all-in (D6): call or fold"),
-    "only the first player, before looking, can bet blind": _("only the first player, before looking, can bet blind"),
+    "only the first player, before looking, can bet blind": _(
+        "only the first player, before looking, can bet blind"
+    ),
     "there is nothing for you to show now": _("there is nothing for you to show now"),
     "there is no split to choose now": _("there is no split to choose now"),
     "you have chosen already": _("you have chosen already"),
@@ -37,7 +39,9 @@ _FIXED = {
     ),
     "a deal is being played": _("a deal is being played"),
     "you are ready already": _("you are ready already"),
-    "you have less than one ante: add chips first (D16)": _("you have less than one ante: add chips first (D16)"),
+    "you have less than one ante: add chips first (D16)": _(
+        "you have less than one ante: add chips first (D16)"
+    ),
     "you have no cards": _("you have no cards"),
     "you have folded": _("you have folded"),
     "choose a card to open: 0, 1 or 2": _("choose a card to open: 0, 1 or 2"),

@@ -24,4 +24,3 @@ HAND_NAMES = {
 def hand_name(name: str | None) -> str | None:
     """A named hand in the active language (None stays None)."""
     return gettext(name) if name else name
-
