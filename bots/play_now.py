@@ -76,7 +76,7 @@ def play_against_bots(user) -> Seated:
         except door.DoorError as error:
             if error.code in ("seat_taken", "table_closed", "no_such_table"):
                 continue  # taken or closed meanwhile: the next one
-            raise BotError(error.message) from error
+            raise BotError(error.said) from error
         return Seated(table, amount, False)
     return _new_table_with_bots(user, balance)
 
@@ -112,6 +112,6 @@ def _new_table_with_bots(user, balance: int) -> Seated:
                 seat_bot(table, "strong", by_user=user)
             door.sit(table.pk, user, amount)
     except (door.DoorError, BotError) as error:
-        reason = error.message if isinstance(error, door.DoorError) else str(error)
+        reason = error.said if isinstance(error, door.DoorError) else (error.args[0] if error.args else str(error))
         raise BotError(said(_("No table with bots could be opened just now: %(reason)s"), reason=reason)) from error
     return Seated(table, amount, True)

@@ -7,12 +7,17 @@ from config.said import said  # noqa: F401 - the door's refusals say their words
 
 class DoorError(Exception):
     """A refused message or change. `code` is the protocol's error code (docs/protocol.md), stable in every
-    language; `message` says why, a lazy text (`said`) made in the language of whoever reads it."""
+    language; `said` says why, a lazy text (config/said.py), and `message` is it in the reader's language."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message):
         super().__init__(message)
         self.code = code
-        self.message = message
+        self.said = message  # kept lazy: whoever reads it turns it into words
+
+    @property
+    def message(self) -> str:
+        """The words in the language active where they are read (the consumer speaks its viewer's)."""
+        return str(self.said)
 
 
 def is_outage(fault: BaseException) -> bool:

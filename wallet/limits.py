@@ -57,10 +57,15 @@ SIT_DOWN = _("sit down")  # what a refused buy-in could not do, in "you cannot s
 class LimitError(Exception):
     """A buy-in (or a table) refused by the player's own limits; `code` is the protocol's error code."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message):
         super().__init__(message)
         self.code = code
-        self.message = message
+        self.said = message  # kept lazy: whoever reads it turns it into words
+
+    @property
+    def message(self) -> str:
+        """The words in the language active where they are read (the consumer speaks its viewer's)."""
+        return str(self.said)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,14 +91,14 @@ class Limits:
 NO_LIMITS = Limits(pending={})
 
 
-def _when(moment: datetime) -> str:
+def when(moment: datetime) -> str:
+    """A moment as the refusals and the profile say it: in UTC, the limits' own clock, with the month's name in
+    the active language."""
     return dateformat.format(moment.astimezone(UTC), "j M Y, H:i") + " UTC"
 
 
-def when(moment: datetime) -> str:
-    """A moment as the refusals and the profile say it: in UTC, the limits' own clock; the month's name in the
-    language of whoever reads it (lazy: a refusal is made in the door, read in the viewer's language)."""
-    return lazy(_when, str)(moment)
+# In a refusal: made in the door, read in the viewer's language.
+_when_read = lazy(when, str)
 
 
 def day_start(now: datetime) -> datetime:
@@ -207,7 +212,7 @@ def _excluded(limits: Limits, now: datetime, what: str) -> None:
         raise LimitError(
             "self_excluded",
             lazily_said(_("You have excluded yourself from play until %(until)s: you cannot %(what)s before then (a "
-                          "self-exclusion cannot be lifted early)."), until=when(limits.excluded_until), what=what),  # fmt: skip
+                          "self-exclusion cannot be lifted early)."), until=_when_read(limits.excluded_until), what=what),  # fmt: skip
         )
 
 
@@ -233,7 +238,7 @@ def check_buy_in(user_id: int, amount: int, what=SIT_DOWN, now: datetime | None 
     if cap is None and loss_limit is None:
         return
     start = day_start(now)
-    midnight = when(start + timedelta(days=1))
+    midnight = _when_read(start + timedelta(days=1))
     bought_kinds = [TransferKind.BUY_IN, TransferKind.ADD_CHIPS]
     today = Transfer.objects.filter(created_at__gte=start).filter(
         Q(kind__in=bought_kinds, source__kind=AccountKind.BALANCE, source__user_id=user_id)

@@ -259,7 +259,7 @@ def _within_limits(check, *args) -> None:
     try:
         check(*args)
     except limits.LimitError as refused:
-        raise DoorError(refused.code, refused.message) from None
+        raise DoorError(refused.code, refused.said) from None
 
 
 def must_be_logged_in(user, message) -> None:
