@@ -44,9 +44,9 @@ export function renderPrompt() {
   clock.id = "prompt-clock";
   prompt.append(clock);
   const bar = node("div", "prompt-clock-bar");
-  const fill = node("span", "prompt-clock-fill");
-  fill.id = "prompt-clock-fill";
-  bar.append(fill);
+  const clockFill = node("span", "prompt-clock-fill");
+  clockFill.id = "prompt-clock-fill";
+  bar.append(clockFill);
   prompt.append(bar);
   const row = node("div", "prompt-actions");
   found.forEach((kind, n) => {
