@@ -26,12 +26,12 @@ function renderPicked() {
     slot.className = "count-slot";
     if (chosen[i]) {
       slot.append(cardSvg(chosen[i], { wild: chosen[i] === decks[family].wild }));
-      slot.title = "Remove " + chosen[i];
+      slot.title = interpolate(gettext("Remove %(card)s"), { card: chosen[i] }, true);
       slot.addEventListener("click", () => { chosen.splice(i, 1); update(); });
     } else {
       slot.classList.add("empty-slot");
       slot.disabled = true;
-      slot.setAttribute("aria-label", "empty");
+      slot.setAttribute("aria-label", gettext("no card yet"));
     }
     picked.append(slot);
   }
