@@ -36,7 +36,10 @@ def test_count_the_hand_names_it_in_the_readers_words(db, language, family, card
     client = Client(headers={"accept-language": language})
     answer = client.get("/count/points/", {"family": family, "cards": cards}).json()
     assert answer["name"] == name
-    assert f'id="count-name">{name}<' in client.get("/count/", {"family": family, "cards": cards}).content.decode()
+    assert (
+        f'id="count-name">{name}<'
+        in client.get("/count/", {"family": family, "cards": cards}).content.decode()
+    )
 
 
 def test_a_hand_that_cannot_be_counted_says_why_in_the_readers_language(db):

@@ -47,7 +47,9 @@ def test_the_header_offers_the_three_languages_in_their_own_names(db):
 def test_a_visitors_choice_is_kept_in_a_cookie_over_his_browsers(db):
     client = Client(headers={"accept-language": "ru"})
     # The header's form has no "next": the answer sends the reader back to the page he was on.
-    response = client.post("/i18n/setlang/", {"language": "bg"}, headers={"referer": "http://testserver/rules/"})
+    response = client.post(
+        "/i18n/setlang/", {"language": "bg"}, headers={"referer": "http://testserver/rules/"}
+    )
     assert response.status_code == 302 and response.headers["Location"] == "http://testserver/rules/"
     assert client.cookies[COOKIE].value == "bg"
     assert lang_of(client.get("/")) == "bg"
@@ -137,7 +139,9 @@ async def _refused(path: str, headers: list, message: dict) -> dict:
 
     from config.asgi import application
 
-    socket = WebsocketCommunicator(application, path, headers=[(b"origin", ORIGIN), (b"host", b"127.0.0.1"), *headers])
+    socket = WebsocketCommunicator(
+        application, path, headers=[(b"origin", ORIGIN), (b"host", b"127.0.0.1"), *headers]
+    )
     connected, _ = await socket.connect()
     assert connected
     await receive(socket)  # the snapshot
