@@ -59,7 +59,8 @@ def test_a_whole_deal_played_in_russian(browser, staff, django_user_model, artif
             expect(sit_button).to_have_text("Сесть сюда")
             sit_button.click()
             expect(page.locator("#chips-ok")).to_have_text("Сесть")
-            expect(page.locator("#chips-help")).to_contain_text("Вход: 200–1,000 фишек")
+            # Numbers as Russian writes them, like the server's: 1 000 (a no-break space groups the digits).
+            expect(page.locator("#chips-help")).to_contain_text(re.compile(r"Вход: 200–1\s000 фишек"))
             sit_via_dialog(page)
         pages = [anna_page, boris_page]
         for page in pages:

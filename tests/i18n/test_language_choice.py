@@ -40,7 +40,7 @@ def test_the_header_offers_the_three_languages_in_their_own_names(db):
     page = Client(headers={"accept-language": "ru"}).get("/rules/").content.decode()
     assert 'action="/i18n/setlang/"' in page and 'name="next"' not in page  # back to the Referer
     for code, name in (("en", "English"), ("ru", "Русский"), ("bg", "Български")):
-        assert f'<option value="{code}" lang="{code}"' in page and name in page
+        assert f'<option value="{code}" lang="{code}"' in page and f"{code.upper()} · {name}</option>" in page
     assert '<option value="ru" lang="ru" selected>' in page
 
 

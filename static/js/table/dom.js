@@ -13,7 +13,9 @@ export const WILD = wildOf(FAMILY);
 
 export const $ = (id) => document.getElementById(id);
 
-export function fmt(n) { return Number(n).toLocaleString("en-US"); }
+// Chips as the page's language writes numbers (1,000 in English, 1 000 in Russian and Bulgarian), as the server does.
+const NUMBERS = new Intl.NumberFormat(document.documentElement.lang || "en");
+export function fmt(n) { return NUMBERS.format(Number(n)); }
 
 // The page's words in the viewer's language: Django's JavaScript catalogue (/jsi18n/, loaded before the modules)
 // defines gettext, ngettext and interpolate; `fill` puts values into a translated text's %(name)s places.
