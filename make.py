@@ -42,6 +42,7 @@ EXTRAS = "dev,bench"
 def run(argv: list[str]) -> None:
     install(EXTRAS)
     manage = [str(PYTHON), "manage.py"]
+    sh(*manage, "compile_translations")
     sh(*manage, "migrate", "--noinput")
     sh(*manage, "load_demo")
     sh(*manage, "serve", *argv)
@@ -52,6 +53,7 @@ def test(argv: list[str]) -> None:
     env = dict(os.environ)
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
     sh(str(PYTHON), "-m", "ruff", "check", ".")
+    sh(str(PYTHON), "manage.py", "compile_translations", env=env)
     result = subprocess.run([str(PYTHON), "-m", "pytest", *argv], cwd=ROOT, env=env)
     sys.exit(result.returncode)
 

@@ -8,6 +8,9 @@ class AccountsConfig(AppConfig):
     name = "accounts"
     verbose_name = "Players"
 
+    def ready(self):
+        from . import language  # noqa: F401 - its login signal keeps a visitor's chosen language
+
 
 class EmailAddressesConfig(AccountConfig):
     """allauth's `account` app (e-mail addresses, confirmations) under its own heading: both it and ours were

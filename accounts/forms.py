@@ -13,7 +13,10 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from config.said import said
 from wallet import services as wallet
 
 DISPLAY_NAME_MIN = 2
@@ -22,9 +25,9 @@ DISPLAY_NAME_MAX = 32
 _ALLOWED = re.compile(r"^[\w .\-]+$")
 _HAS_LETTER_OR_DIGIT = re.compile(r"[^\W_]")
 
-DISPLAY_NAME_HELP = (
-    f"{DISPLAY_NAME_MIN}–{DISPLAY_NAME_MAX} characters: letters, digits, spaces and _ - . "
-    "Shown to the other players at the tables."
+DISPLAY_NAME_HELP = said(
+    gettext_lazy("%(min)s–%(max)s characters: letters, digits, spaces and _ - . Shown to the other players at the tables."),
+    min=DISPLAY_NAME_MIN, max=DISPLAY_NAME_MAX,
 )
 
 
@@ -35,38 +38,39 @@ def clean_display_name(value: str, *, user=None) -> str:
     name = " ".join((value or "").split())  # trim, and one space between words
     if len(name) < DISPLAY_NAME_MIN:
         raise ValidationError(
-            f"Your display name must be at least {DISPLAY_NAME_MIN} characters long.", code="too_short"
+            _("Your display name must be at least %(min)s characters long.") % {"min": DISPLAY_NAME_MIN}, code="too_short"
         )
     if len(name) > DISPLAY_NAME_MAX:
         raise ValidationError(
-            f"Your display name can be at most {DISPLAY_NAME_MAX} characters long (it has {len(name)}).",
+            _("Your display name can be at most %(max)s characters long (it has %(length)s).")
+            % {"max": DISPLAY_NAME_MAX, "length": len(name)},
             code="too_long",
         )
     if not _ALLOWED.match(name):
         raise ValidationError(
-            "Use only letters, digits, spaces and the characters _ - . in your display name.",
+            _("Use only letters, digits, spaces and the characters _ - . in your display name."),
             code="bad_chars",
         )
     if not _HAS_LETTER_OR_DIGIT.search(name):
-        raise ValidationError("Your display name needs at least one letter or digit.", code="no_letters")
+        raise ValidationError(_("Your display name needs at least one letter or digit."), code="no_letters")
     taken = get_user_model().objects.filter(display_name__iexact=name)
     if user is not None and user.pk is not None:
         taken = taken.exclude(pk=user.pk)
     if taken.exists():
         raise ValidationError(
-            f"The display name “{name}” is already taken. Please choose another one.", code="taken"
+            _("The display name “%(name)s” is already taken. Please choose another one.") % {"name": name}, code="taken"
         )
     return name
 
 
 def display_name_field(**kwargs) -> forms.CharField:
     return forms.CharField(
-        label="Display name",
+        label=gettext_lazy("Display name"),
         min_length=None,
         max_length=64,  # the real limit is checked (with a clearer message) in clean_display_name
         help_text=DISPLAY_NAME_HELP,
-        error_messages={"required": "Please choose a display name: it is how the other players see you."},
-        widget=forms.TextInput(attrs={"autocomplete": "nickname", "placeholder": "How others see you"}),
+        error_messages={"required": gettext_lazy("Please choose a display name: it is how the other players see you.")},
+        widget=forms.TextInput(attrs={"autocomplete": "nickname", "placeholder": gettext_lazy("How others see you")}),
         **kwargs,
     )
 
@@ -104,7 +108,9 @@ class SignupForm(AllauthSignupForm):
             if get_user_model().objects.filter(email__iexact=email).exists():
                 return None, flows.signup.prevent_enumeration(request, email=email)
             name = self.cleaned_data.get("display_name", "")
-            messages.error(request, f"The display name “{name}” was taken a moment ago. Please choose another one.")
+            messages.error(
+                request, _("The display name “%(name)s” was taken a moment ago. Please choose another one.") % {"name": name}
+            )
             return None, redirect("account_signup")
 
 
@@ -126,6 +132,6 @@ class ProfileForm(forms.ModelForm):
         except IntegrityError:
             name = self.cleaned_data.get("display_name", "")
             self.add_error(
-                "display_name", f"The display name “{name}” is already taken. Please choose another one."
+                "display_name", _("The display name “%(name)s” is already taken. Please choose another one.") % {"name": name}
             )
             return None

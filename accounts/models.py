@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
 from django.db.models import Q
@@ -25,6 +26,8 @@ class User(AbstractUser):
         max_length=32, blank=True, help_text="The name other players see at the tables."
     )
     is_bot = models.BooleanField(default=False, help_text="Seats filled by the platform's bots.")
+    # The language he picked with the header's switcher; blank: his browser's (accounts/language.py).
+    language = models.CharField(max_length=8, blank=True, choices=settings.LANGUAGES, default="")
 
     objects = PlayerManager()
 

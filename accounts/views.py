@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from stats.standings import player_stats
 from wallet import limits
@@ -66,15 +67,18 @@ def profile(request):
             if exclusion_form.is_valid():
                 until = limits.exclude(user, exclusion_form.cleaned_data["period"])
                 left = _stand_up_everywhere(user)
-                messages.success(request, f"You are excluded from play until {limits.when(until)}." + (
-                    f" You stood up at table {', '.join(map(str, left))}: your chips are back on your balance (a hand "
-                    "in play is folded and its seat frees when the deal ends)." if left else ""))  # fmt: skip
+                said = _("You are excluded from play until %(until)s.") % {"until": limits.when(until)}
+                if left:
+                    said += " " + _("You stood up at table %(tables)s: your chips are back on your balance (a hand in "
+                                    "play is folded and its seat frees when the deal ends).") % {
+                        "tables": ", ".join(map(str, left))}  # fmt: skip
+                messages.success(request, said)
                 return redirect(f"{request.path}#limits")
             status = 400
         else:
             form = ProfileForm(request.POST, instance=user)
             if form.is_valid() and form.save() is not None:
-                messages.success(request, f"Your display name is now “{user.display_name}”.")
+                messages.success(request, _("Your display name is now “%(name)s”.") % {"name": user.display_name})
                 return redirect("accounts:profile")
 
     balance, history = _wallet_figures(user)

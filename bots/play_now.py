@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Count, Q
+from django.utils.translation import gettext_lazy as _
 
+from config.said import said
 from tables import services as door
 from tables.engine.rules import MAX_STACK_ANTES, MIN_BUY_IN_ANTES
 from tables.models import Table, TableSeat, TableStatus
@@ -44,20 +46,20 @@ def buy_in_for(balance: int, ante: int) -> int | None:
     return max(low, min(BUY_IN_ANTES * ante, balance, high))
 
 
-def no_chips_message(balance: int) -> str:
-    return (
-        f"You have {balance:,} chips, and the smallest table buy-in is {MIN_BUY_IN_ANTES} chips "
-        f"({MIN_BUY_IN_ANTES} antes of 1). Chips come from the club's staff: ask them to credit your balance "
-        "(your chip history is on your profile page)."
-    )
+def no_chips_message(balance: int):
+    return said(
+        _("You have %(balance)s chips, and the smallest table buy-in is %(low)s chips (%(low)s antes of 1). Chips "
+          "come from the club's staff: ask them to credit your balance (your chip history is on your profile page)."),
+        balance=f"{balance:,}", low=MIN_BUY_IN_ANTES,
+    )  # fmt: skip
 
 
 def play_against_bots(user) -> Seated:
     """Seat `user` with bots at once; a BotError (nothing changed) says why not."""
     if user is None or not user.is_authenticated:
-        raise BotError("Log in to play against bots.")
+        raise BotError(_("Log in to play against bots."))
     if user.is_bot:
-        raise BotError("A bot does not play against bots from the lobby.")
+        raise BotError(_("A bot does not play against bots from the lobby."))
     already = (  # his own seat, at a private table too: he sits there, so it exists for him
         TableSeat.objects.filter(user=user, table__status=TableStatus.OPEN, table__occupied_seats__user__is_bot=True)
         .select_related("table")
@@ -74,7 +76,7 @@ def play_against_bots(user) -> Seated:
         except door.DoorError as error:
             if error.code in ("seat_taken", "table_closed", "no_such_table"):
                 continue  # taken or closed meanwhile: the next one
-            raise BotError(error.message) from error
+            raise BotError(error.said) from error
         return Seated(table, amount, False)
     return _new_table_with_bots(user, balance)
 
@@ -106,10 +108,10 @@ def _new_table_with_bots(user, balance: int) -> Seated:
         # The table, its bots and the player's seat together, or nothing (e.g. the bots' pool is empty).
         with transaction.atomic():
             table = door.create_table(user, NEW_TABLE_FAMILY, ante, NEW_TABLE_SEATS, bots_allowed=True)
-            for _ in range(NEW_TABLE_BOTS):
+            for _bot in range(NEW_TABLE_BOTS):
                 seat_bot(table, "strong", by_user=user)
             door.sit(table.pk, user, amount)
     except (door.DoorError, BotError) as error:
-        reason = error.message if isinstance(error, door.DoorError) else str(error)
-        raise BotError(f"No table with bots could be opened just now: {reason}") from error
+        reason = error.said if isinstance(error, door.DoorError) else (error.args[0] if error.args else str(error))
+        raise BotError(said(_("No table with bots could be opened just now: %(reason)s"), reason=reason)) from error
     return Seated(table, amount, True)

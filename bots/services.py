@@ -18,6 +18,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from tables import services as door
 from tables.engine.play import TableState
@@ -115,17 +116,17 @@ def seat_bot(table: Table | int, level: str = "strong", by_user=None, *, policy:
     if not isinstance(table, Table):
         table = Table.objects.filter(pk=table).first()
         if table is None:
-            raise BotError("There is no such table.")
+            raise BotError(_("There is no such table."))
     _check_level(level)
     if by_user is not None and not (by_user.is_staff or (table.created_by_id and table.created_by_id == by_user.pk)):
-        raise BotError("Only the table's creator or staff may seat bots.")
+        raise BotError(_("Only the table's creator or staff may seat bots."))
     is_creator = by_user is not None and table.created_by_id is not None and table.created_by_id == by_user.pk
     if table.private and not is_creator:  # issue 14: bots sit at a private table only when its creator seats them
-        raise BotError("Only the creator of a private table seats bots there.")
+        raise BotError(_("Only the creator of a private table seats bots there."))
     if not table.bots_allowed:
-        raise BotError("This table was created without bots.")
+        raise BotError(_("This table was created without bots."))
     if not table.is_open:
-        raise BotError("This table is closed.")
+        raise BotError(_("This table is closed."))
     bot = free_bot(table, level)
     door.sit(table.pk, bot, BUY_IN_ANTES * table.ante)
     BotTable.objects.get_or_create(table=table, defaults={"policy": policy})
@@ -219,7 +220,7 @@ def bot_act(table_id: int, version: int, seat: int, rng: random.Random | None = 
         table = Table.objects.select_for_update().filter(pk=table_id).first()
         if table is None or table.status != TableStatus.OPEN or table.version != version:
             return done
-        for _ in range(MAX_STEPS):
+        for _step in range(MAX_STEPS):
             state = TableState.loads(table.state)
             bots = _bot_players(state)
             if seat not in bots or seat not in seats_to_act(state):
@@ -292,7 +293,7 @@ def keep_bot_tables(now=None) -> dict:
         for bot_table in kept:
             report["stood"] += _stand_short_bots(bot_table.table)
             missing = policy.bots_per_table - len(bots_at(bot_table.table_id))
-            for _ in range(max(0, missing)):
+            for _missing in range(max(0, missing)):
                 try:
                     seat_bot(bot_table.table, policy.level, policy=policy)
                     report["seated"] += 1

@@ -3,6 +3,9 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.utils.functional import lazy
 from django.views.generic import RedirectView
+from django.views.i18n import JavaScriptCatalog
+
+from accounts.language import set_language
 
 admin.site.site_header = admin.site.site_title = "Svara administration"
 # The admin's lists are wide (the ledger's transfers): the page's width goes to them, not to a second app list.
@@ -12,6 +15,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     # Pages without our <link rel="icon"> (the admin) make browsers ask for /favicon.ico: send them to the SVG.
     path("favicon.ico", RedirectView.as_view(url=lazy(static, str)("img/favicon.svg"), permanent=True)),
+    path("i18n/setlang/", set_language, name="set_language"),
+    # The pages' JavaScript strings (static/js/...: gettext, ngettext, interpolate) in the viewer's language. Not
+    # cached by the browser: the same address serves another language after the switcher.
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("wallet.urls")),

@@ -1,5 +1,7 @@
 """The rules page (/rules/): docs/rules.md, the site's copy of the rules of both families, rendered once per
-process. The page and the code cite the same decisions (D1, D2, …), so there is one text to keep right."""
+process and language. The page and the code cite the same decisions (D1, D2, …), so there is one text to keep
+right; docs/rules.ru.md and docs/rules.bg.md are its translations, shown to a reader of Russian or Bulgarian (the
+English file stands where they differ)."""
 
 from __future__ import annotations
 
@@ -11,17 +13,27 @@ import markdown
 from django.conf import settings
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 RULES_FILE = settings.BASE_DIR / "docs" / "rules.md"
 
 
-@lru_cache(maxsize=1)
-def rules_html() -> str:
-    text = RULES_FILE.read_text(encoding="utf-8")
-    # The title and the note for developers (it speaks of the source texts) give way to the page's own heading.
-    body = text[text.index("\n| family") :]
-    html = markdown.markdown(body, extensions=["tables", "toc"], output_format="html")
+def rules_file(language: str):
+    """The rules in `language` (docs/rules.<language>.md), else the English ones."""
+    translated = RULES_FILE.with_suffix(f".{language}.md")
+    return translated if language != "en" and translated.exists() else RULES_FILE
+
+
+@lru_cache(maxsize=len(settings.LANGUAGES))
+def rules_html(language: str = "en") -> str:
+    text = rules_file(language).read_text(encoding="utf-8")
+    # The title and the note for developers (it speaks of the source texts) give way to the page's own heading:
+    # the page starts at the families' table.
+    body = text[text.index("\n| ") :]
+    # attr_list: a translated family heading keeps its English id ("### Классическая {#classic}"), which the
+    # examples' links below look for.
+    html = markdown.markdown(body, extensions=["tables", "toc", "attr_list"], output_format="html")
     # Headings one level down: the page's <h1> is the template's.
     html = re.sub(r"<(/?)h([1-5])", lambda m: f"<{m.group(1)}h{int(m.group(2)) + 1}", html)
     return _examples_to_the_counter(html)
@@ -50,4 +62,5 @@ def _examples_to_the_counter(html: str) -> str:
 
 @require_GET
 def rules_page(request):
-    return render(request, "lobby/rules.html", {"rules": mark_safe(rules_html())})  # our own file, rendered by Markdown
+    rules = rules_html(get_language())  # our own files, rendered by Markdown
+    return render(request, "lobby/rules.html", {"rules": mark_safe(rules)})

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bots.play_now import play_against_bots
@@ -62,12 +63,12 @@ def quick_seat(request):
     the buy-in for a free seat. None fits: back to the lobby with a message."""
     form = QuickSeatForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Quick seat: " + " ".join(e for errs in form.errors.values() for e in errs))
+        messages.error(request, _("Quick seat: %(why)s") % {"why": " ".join(e for errs in form.errors.values() for e in errs)})
         return redirect("lobby:lobby")
     # Quick seat finds public tables only: a private one is for the people its creator invites.
     fitting = [t for t in selectors.open_tables() if form.fits(t)]
     if not fitting:
-        messages.warning(request, "No open table fits with a free seat: create one below.")
+        messages.warning(request, _("No open table fits with a free seat: create one below."))
         return redirect("lobby:lobby")
     best = max(fitting, key=lambda t: (t["seats_taken"], -t["id"]))
     return redirect(f"{best['url']}#sit")

@@ -6,12 +6,13 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy as _
 
 from tables.models import Family
 
 from .models import PlayerDay, PlayerTotal, PlayerWeek
 
-PERIODS = {"week": "this week", "all": "all time"}
+PERIODS = {"week": _("this week"), "all": _("all time")}
 LEADERBOARD_SIZE = 50
 
 

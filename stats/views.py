@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from tables.models import Family
 
@@ -13,9 +14,9 @@ def leaderboard_page(request):
     period = request.GET.get("period", "week")
     errors = []
     if family not in Family.values:
-        errors.append(f"There is no family “{family[:40]}”: choose classic or bulgarian.")
+        errors.append(_("There is no family “%(family)s”: choose classic or bulgarian.") % {"family": family[:40]})
     if period not in PERIODS:
-        errors.append(f"There is no period “{period[:40]}”: choose this week or all time.")
+        errors.append(_("There is no period “%(period)s”: choose this week or all time.") % {"period": period[:40]})
     context = {
         "families": Family.choices, "periods": PERIODS.items(), "family": family, "period": period,
         "errors": errors, "min_deals": settings.SVARA_LEADERBOARD_MIN_DEALS, "week_start": week_start(),

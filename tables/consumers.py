@@ -13,6 +13,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import orjson
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+from accounts.language import language_of_scope
 
 from . import clock_watch, selectors, services
 from .errors import CLOSE_UNAVAILABLE, is_outage, unavailable
@@ -61,12 +65,28 @@ def table_id_of(text: str) -> int | None:
     return number if 1 <= number <= TABLE_ID_MAX else None
 
 
-def error(code: str, message: str, message_id=None) -> dict:
-    return {"type": "error", "code": code, "message": message, "id": message_id}
+def error(code: str, message, message_id=None) -> dict:
+    """An error frame: the code stays the same in every language, the message (often a lazy text from the door) is
+    made here, in the language active for the viewer (TableConsumer.speaking)."""
+    return {"type": "error", "code": code, "message": str(message), "id": message_id}
+
+
+SERVER_ERROR = _("Something went wrong; nothing was changed.")
 
 
 class TableConsumer(GuardedConsumer):
+    def speaking(self):
+        """The viewer's language (his profile's, his cookie's, his browser's: accounts/language.py) for the words
+        this socket sends him."""
+        if not hasattr(self, "language"):
+            self.language = language_of_scope(self.scope)
+        return translation.override(self.language)
+
     async def connect(self):
+        with self.speaking():
+            await self._connect_told()
+
+    async def _connect_told(self):
         try:
             await self._connect()
         except Exception as fault:  # an escaping exception would skip `disconnect`: presence and heartbeat would leak
@@ -81,7 +101,7 @@ class TableConsumer(GuardedConsumer):
                 if outage:
                     await self.send_json(unavailable())
                 else:
-                    await self.send_json(error("server_error", "The server cannot serve this table now; try again soon."))
+                    await self.send_json(error("server_error", _("The server cannot serve this table now; try again soon.")))
                 await self.close(code=CLOSE_UNAVAILABLE if outage else 1011)
 
     async def _connect(self):
@@ -120,7 +140,7 @@ class TableConsumer(GuardedConsumer):
 
     async def no_such_table(self):
         shown = self.scope["url_route"]["kwargs"]["table_id"][:20]
-        await self.send_json(error("no_such_table", f"There is no table {shown!r}."))
+        await self.send_json(error("no_such_table", _("There is no table %(table)s.") % {"table": repr(shown)}))
         await self.close(code=4404)
 
     async def beat(self):
@@ -158,6 +178,10 @@ class TableConsumer(GuardedConsumer):
         await self.send(text_data=orjson.dumps(message).decode())
 
     async def receive(self, text_data=None, bytes_data=None):
+        with self.speaking():
+            await self._receive_told(text_data, bytes_data)
+
+    async def _receive_told(self, text_data=None, bytes_data=None):
         try:
             await self._receive(text_data, bytes_data)
         except Exception as fault:  # an escaping exception would kill the consumer without `disconnect`
@@ -165,7 +189,7 @@ class TableConsumer(GuardedConsumer):
             if is_outage(fault):
                 await self.send_json(unavailable())
             else:
-                await self.send_json(error("server_error", "Something went wrong; nothing was changed."))
+                await self.send_json(error("server_error", SERVER_ERROR))
 
     async def _receive(self, text_data=None, bytes_data=None):
         try:
@@ -178,7 +202,7 @@ class TableConsumer(GuardedConsumer):
             return
         bucket = self.chats if request.type == "chat" else self.actions
         if not bucket.take():
-            await self.send_json(error("rate_limited", "Too many messages; slow down.", request.id))
+            await self.send_json(error("rate_limited", _("Too many messages; slow down."), request.id))
             return
         if request.type == "snapshot":
             committed = await database_sync_to_async(selectors.committed)(self.table_id)
@@ -203,8 +227,7 @@ class TableConsumer(GuardedConsumer):
                 if is_outage(fault):
                     await self.send_json(unavailable(request.id))
                 else:
-                    await self.send_json(error("server_error", "Something went wrong; nothing was changed.",
-                                               request.id))  # fmt: skip
+                    await self.send_json(error("server_error", SERVER_ERROR, request.id))
                 return
         if request.type == "chat":
             await self.send_json(reply)

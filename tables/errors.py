@@ -1,13 +1,23 @@
 """The one refusal: a message or a change that was not made. Nothing changed."""
 
+from django.utils.translation import gettext_lazy as _
+
+from config.said import said  # noqa: F401 - the door's refusals say their words with it
+
 
 class DoorError(Exception):
-    """A refused message or change. `code` is the protocol's error code (docs/protocol.md), `message` says why."""
+    """A refused message or change. `code` is the protocol's error code (docs/protocol.md), stable in every
+    language; `said` says why, a lazy text (config/said.py), and `message` is it in the reader's language."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message):
         super().__init__(message)
         self.code = code
-        self.message = message
+        self.said = message  # kept lazy: whoever reads it turns it into words
+
+    @property
+    def message(self) -> str:
+        """The words in the language active where they are read (the consumer speaks its viewer's)."""
+        return str(self.said)
 
 
 def is_outage(fault: BaseException) -> bool:
@@ -22,8 +32,8 @@ def is_outage(fault: BaseException) -> bool:
                               RedisConnectionError, RedisTimeoutError, ConnectionError))
 
 
-UNAVAILABLE = "The server cannot reach its database or its message bus right now; nothing was changed. " \
-              "Reconnect in a moment."
+UNAVAILABLE = _("The server cannot reach its database or its message bus right now; nothing was changed. "
+                "Reconnect in a moment.")
 # The close code after `unavailable`: an application code (daphne's autobahn sends only 1000 and 3000-4999, so
 # the registry's 1013 "try again later" would itself fail and end as 1011); 4503 after HTTP's 503, like 4404.
 CLOSE_UNAVAILABLE = 4503
@@ -31,4 +41,4 @@ CLOSE_UNAVAILABLE = 4503
 
 def unavailable(message_id=None) -> dict:
     """The error frame of an outage (docs/protocol.md, `unavailable`)."""
-    return {"type": "error", "code": "unavailable", "message": UNAVAILABLE, "id": message_id}
+    return {"type": "error", "code": "unavailable", "message": str(UNAVAILABLE), "id": message_id}

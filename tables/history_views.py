@@ -8,6 +8,8 @@ from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from . import hand_text, replay
@@ -27,12 +29,13 @@ def _filters(query) -> dict:
     family = query.get("family", "")
     if family:
         if family not in Family.values:
-            raise BadFilter(f"The family must be one of {', '.join(Family.values)}, not {family!r}.")
+            raise BadFilter(_("The family must be one of %(families)s, not %(family)s.") % {
+                "families": ", ".join(Family.values), "family": repr(family)})  # fmt: skip
         chosen["family"] = family
     table = query.get("table", "")
     if table:
         if not table.isdigit() or not 0 < int(table) < 2**31:
-            raise BadFilter(f"A table is a table number, not {table!r}.")
+            raise BadFilter(_("A table is a table number, not %(table)s.") % {"table": repr(table)})
         chosen["table_id"] = int(table)
     return chosen
 
@@ -58,7 +61,8 @@ def history_list(request):
     try:
         page = paginator.page(number)
     except (PageNotAnInteger, EmptyPage):
-        error = f"There is no page {number!r} of your history (pages 1 to {paginator.num_pages})."
+        error = _("There is no page %(page)s of your history (pages 1 to %(pages)s).") % {
+            "page": repr(number), "pages": paginator.num_pages}  # fmt: skip
         return render(request, "tables/history.html", {"error": error}, status=400)
     query = "&".join(f"{k}={v}" for k, v in (("family", filters.get("family")), ("table", filters.get("table_id")))
                      if v)  # fmt: skip
@@ -88,8 +92,12 @@ def deal_replay(request, deal_id: int):
 
 @require_GET
 def deal_text(request, deal_id: int):
-    """The deal as text/plain, one line per step, with the replay's visibility."""
-    return HttpResponse(hand_text.text(_replay_for(request, deal_id)), content_type="text/plain; charset=utf-8")
+    """The deal as text/plain, one line per step, with the replay's visibility. Always in English: it is a file
+    format too (docs/verify_deal.py and /fair/ read its fairness block back), the same for every reader
+    (docs/translations.md)."""
+    with translation.override("en"):
+        text = hand_text.text(_replay_for(request, deal_id))
+    return HttpResponse(text, content_type="text/plain; charset=utf-8")
 
 
 @require_GET

@@ -7,13 +7,14 @@ clock (kind and deadline), written only by `tables.services` under the table row
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from .engine import rules
 
 
 class Family(models.TextChoices):
-    CLASSIC = "classic", "classic (36 cards, shakha 6♣)"
-    BULGARIAN = "bulgarian", "bulgarian (32 cards, wild 7♣)"
+    CLASSIC = "classic", _("classic (36 cards, shakha 6♣)")
+    BULGARIAN = "bulgarian", _("bulgarian (32 cards, wild 7♣)")
 
 
 # RULES (the table at the top): 2–6 seats classic, 2–8 bulgarian; the numbers live in the engine's rules.

@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import orjson
+from django.utils.translation import gettext_lazy as _
 
 from .engine.actions import MOVE_KINDS, STANDING_CHOICES
 from .engine.fair import PLAYER_SEED_MAX, SeedError, check_player_seed
-from .errors import DoorError
+from .errors import DoorError, said
 
 FRAME_MAX = 4096  # characters of a text frame (bytes of a binary one): an honest message (a 200-character chat line) is far below
 CLIENT_ID_MAX = 64
@@ -111,9 +112,10 @@ def check_chat_text(text) -> str:
         raise DoorError("bad_field", "The chat text must be a string.")
     text = text.strip()
     if not text:
-        raise DoorError("out_of_range", "An empty chat message says nothing.")
+        raise DoorError("out_of_range", _("An empty chat message says nothing."))
     if len(text) > CHAT_MAX:
-        raise DoorError("out_of_range", f"A chat message may be at most {CHAT_MAX} characters, not {len(text)}.")
+        raise DoorError("out_of_range", said(_("A chat message may be at most %(max)s characters, not %(length)s."),
+                                             max=CHAT_MAX, length=len(text)))  # fmt: skip
     if "\x00" in text:
         raise DoorError("bad_field", "A chat message may not hold a NUL character.")
     return text

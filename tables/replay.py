@@ -14,11 +14,24 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
 from .engine.cards import parse_hand
 from .engine.points import hand_points
 from .models import Deal, DealEvent, DealSeat
 
 STAFF = "staff"  # the viewer who sees every card the events hold
+# The engine's reasons (a pot's, a seat's sitting out), marked for the catalogue: a line says them in the viewer's
+# language (the text export in English, tables/history_views.py).
+REASONS = {
+    "best hand": gettext_noop("best hand"),
+    "all others folded": gettext_noop("all others folded"),
+    "all checked (D17)": gettext_noop("all checked (D17)"),
+    "split": gettext_noop("split"),
+    "less than one ante (D16)": gettext_noop("less than one ante (D16)"),
+    "no New deal in time": gettext_noop("no New deal in time"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,14 +144,17 @@ def _steps(deal, family, viewer, seats, stored):
                 dealer = event["dealer"]
                 for s in event["seats"]:
                     put(s)
-                line = (f"Deal {deal.number} at table {deal.table_id} ({family}, ante {deal.table.ante}), "
-                        f"dealer {who(dealer)}; " + ", ".join(
-                            f"{who(s)} (seat {s + 1}, {table[s].stack})" for s in event["seats"]))  # fmt: skip
+                players = ", ".join(_("%(name)s (seat %(seat)s, %(stack)s)") % {
+                    "name": who(s), "seat": s + 1, "stack": table[s].stack} for s in event["seats"])
+                line = _("Deal %(deal)s at table %(table)s (%(family)s, ante %(ante)s), dealer %(dealer)s; %(players)s") % {
+                    "deal": deal.number, "table": deal.table_id, "family": _(family), "ante": deal.table.ante,
+                    "dealer": who(dealer), "players": players}  # fmt: skip
             case "ante":
                 for s in event["seats"]:
                     put(s, stack=table.get(s, SeatFrame(s, who(s), False, 0)).stack - event["ante"])
                 pot = event["pot"]
-                line = f"{', '.join(who(s) for s in event['seats'])} put in the ante of {event['ante']} (pot {pot})"
+                line = _("%(names)s put in the ante of %(ante)s (pot %(pot)s)") % {
+                    "names": ", ".join(who(s) for s in event["seats"]), "ante": event["ante"], "pot": pot}  # fmt: skip
             case "card_opened":
                 if not (sees_all or viewer == seat):
                     continue
@@ -148,88 +164,104 @@ def _steps(deal, family, viewer, seats, stored):
                 points, name = looked_points(seat)
                 put(seat, points=points, hand_name=name)
                 last_private = (seat, event["index"])
-                line = f"{who(seat)} opens card {event['index'] + 1}: {event['card']}"
+                line = _("%(name)s opens card %(n)s: %(card)s") % {"name": who(seat), "n": event["index"] + 1,
+                                                                     "card": event["card"]}  # fmt: skip
             case "opened":
                 put(seat, opened=event["count"])
                 if last_private is not None and last_private[0] == seat:
                     last_private = None
                     steps[-1] = replace(steps[-1], frame=_frame(pot, dealer, table, phase))
                     continue
-                line = f"{who(seat)} opens a card ({event['count']} of 3 open)"
+                line = _("%(name)s opens a card (%(count)s of 3 open)") % {"name": who(seat), "count": event["count"]}
             case "bet" | "call" | "raise" | "blind" | "dark":
                 put(seat, level=event["level"], stack=event["stack"])
                 pot = event["pot"]
-                verb = {"bet": "bets", "call": "calls", "raise": "raises to", "blind": "bets blind",
-                        "dark": "bets in the dark"}[kind]  # fmt: skip
+                said = {"bet": _("%(name)s bets %(amount)s (level %(level)s, pot %(pot)s)"),
+                        "call": _("%(name)s calls %(amount)s (level %(level)s, pot %(pot)s)"),
+                        "raise": _("%(name)s raises to %(amount)s (level %(level)s, pot %(pot)s)"),
+                        "blind": _("%(name)s bets blind %(amount)s (level %(level)s, pot %(pot)s)"),
+                        "dark": _("%(name)s bets in the dark %(amount)s (level %(level)s, pot %(pot)s)")}[kind]
                 if kind == "blind" and event.get("unblind"):
-                    verb = "looks and doubles to"
-                amount = f"{event['added']}" if kind == "call" else f"{event['level']}"
-                line = f"{who(seat)} {verb} {amount} (level {event['level']}, pot {pot})"
+                    said = _("%(name)s looks and doubles to %(amount)s (level %(level)s, pot %(pot)s)")
+                amount = event["added"] if kind == "call" else event["level"]
+                line = said % {"name": who(seat), "amount": amount, "level": event["level"], "pot": pot}  # fmt: skip
             case "check":
-                line = f"{who(seat)} checks"
+                line = _("%(name)s checks") % {"name": who(seat)}
             case "fold":
                 put(seat, status="folded")
-                line = f"{who(seat)} folds" + (" (left the table)" if event.get("leaving") else "")
+                line = (_("%(name)s folds (left the table)") if event.get("leaving") else _("%(name)s folds")) % {
+                    "name": who(seat)}  # fmt: skip
             case "all_in":
                 put(seat, status="all_in")
-                line = f"{who(seat)} is all-in at level {event['level']}"
+                line = _("%(name)s is all-in at level %(level)s") % {"name": who(seat), "level": event["level"]}
             case "levels_returned":
                 for s, chips in event["returned"].items():
                     s = int(s)
                     put(s, stack=table[s].stack + chips, level=table[s].level - chips)
                 pot = event["pot"]
-                given = ", ".join(f"{chips} to {who(int(s))}" for s, chips in event["returned"].items())
-                line = f"Levels above {event['level']} go back (D6): {given} (pot {pot})"
+                given = ", ".join(_("%(chips)s to %(name)s") % {"chips": chips, "name": who(int(s))}
+                                  for s, chips in event["returned"].items())  # fmt: skip
+                line = _("Levels above %(level)s go back (D6): %(given)s (pot %(pot)s)") % {
+                    "level": event["level"], "given": given, "pot": pot}  # fmt: skip
             case "timeout":
-                clock = {"move": "to move", "show": "to show", "split": "to split or play on",
-                         "buy_in": "to buy into the svara"}.get(event["clock"], event["clock"])  # fmt: skip
-                line = f"Time ran out {clock} for {', '.join(who(s) for s in event['seats']) or 'nobody'}"
+                clock = {"move": _("to move"), "show": _("to show"), "split": _("to split or play on"),
+                         "buy_in": _("to buy into the svara")}.get(event["clock"], event["clock"])  # fmt: skip
+                line = _("Time ran out %(clock)s for %(names)s") % {
+                    "clock": clock, "names": ", ".join(who(s) for s in event["seats"]) or _("nobody")}  # fmt: skip
             case "showdown_shown":
                 phase = "showdown"
                 put(seat, cards=tuple(event["cards"]), shown=True, points=event["points"],
                     hand_name=event.get("hand_name"))  # fmt: skip
-                name = f" ({event['hand_name']})" if event.get("hand_name") else ""
-                line = f"{who(seat)} shows {' '.join(event['cards'])}: {_num(event['points'])}{name}"
+                name = f" ({_(event['hand_name'])})" if event.get("hand_name") else ""
+                line = _("%(name)s shows %(cards)s: %(points)s") % {
+                    "name": who(seat), "cards": " ".join(event["cards"]), "points": _num(event["points"]) + name}  # fmt: skip
             case "folded_unseen":
                 put(seat, status="folded")
-                line = f"{who(seat)} folds unseen"
+                line = _("%(name)s folds unseen") % {"name": who(seat)}
             case "split_chosen":
-                line = f"{who(seat)} wants to split"
+                line = _("%(name)s wants to split") % {"name": who(seat)}
             case "play_on_chosen":
-                line = f"{who(seat)} wants to play on"
+                line = _("%(name)s wants to play on") % {"name": who(seat)}
             case "svara":
                 phase = "svara"
-                line = (f"Tie: svara {event['chain']} for {', '.join(who(s) for s in event['seats'])} "
-                        f"(pot {event['pot']}, buy-in {event['price']})")  # fmt: skip
+                line = _("Tie: svara %(n)s for %(names)s (pot %(pot)s, buy-in %(price)s)") % {
+                    "n": event["chain"], "names": ", ".join(who(s) for s in event["seats"]), "pot": event["pot"],
+                    "price": event["price"]}  # fmt: skip
             case "buy_in":
                 put(seat, stack=event["stack"])
                 pot = event["pot"]
-                line = f"{who(seat)} buys into the svara for {event['price']} (pot {pot})"
+                line = _("%(name)s buys into the svara for %(price)s (pot %(pot)s)") % {
+                    "name": who(seat), "price": event["price"], "pot": pot}  # fmt: skip
             case "declined":
-                line = f"{who(seat)} declines the svara"
+                line = _("%(name)s declines the svara") % {"name": who(seat)}
             case "svara_dealt":
                 dealer = event["dealer"]
                 phase = "betting"
                 for s in event["seats"]:
                     put(s)
-                line = (f"Svara {event['chain']} dealt to {', '.join(who(s) for s in event['seats'])}, "
-                        f"dealer {who(dealer)} (pot {event['pot']})")  # fmt: skip
+                line = _("Svara %(n)s dealt to %(names)s, dealer %(dealer)s (pot %(pot)s)") % {
+                    "n": event["chain"], "names": ", ".join(who(s) for s in event["seats"]), "dealer": who(dealer),
+                    "pot": event["pot"]}  # fmt: skip
             case "pot_awarded" | "split":
                 phase = "over"
                 for w in event["winners"]:
                     put(w["seat"], stack=table[w["seat"]].stack + w["amount"])
-                shares = ", ".join(f"{who(w['seat'])} takes {w['amount']}" for w in event["winners"])
-                rake = f", rake {event['rake']}" if event["rake"] else ""
-                line = f"{shares} (pot {event['pot']}{rake}): {event['reason']}"
+                shares = ", ".join(_("%(name)s takes %(amount)s") % {"name": who(w["seat"]), "amount": w["amount"]}
+                                   for w in event["winners"])  # fmt: skip
+                values = {"shares": shares, "pot": event["pot"], "rake": event["rake"],
+                          "reason": _(REASONS.get(event["reason"], event["reason"]))}  # fmt: skip
+                line = (_("%(shares)s (pot %(pot)s, rake %(rake)s): %(reason)s") if event["rake"]
+                        else _("%(shares)s (pot %(pot)s): %(reason)s")) % values  # fmt: skip
                 pot = 0
             case "deal_ended":
                 phase = "over"
-                line = "The deal is over"
+                line = _("The deal is over")
             case "stood":
-                line = f"{who(seat)} stands up" + (" (folds; the seat frees after the deal)" if event.get("leaving")
-                                                  else "")  # fmt: skip
+                line = (_("%(name)s stands up (folds; the seat frees after the deal)") if event.get("leaving")
+                        else _("%(name)s stands up")) % {"name": who(seat)}  # fmt: skip
             case "sat_out":
-                line = f"{who(seat)} sits out" + (f" ({event['reason']})" if event.get("reason") else "")
+                line = (_("%(name)s sits out (%(reason)s)") if event.get("reason") else _("%(name)s sits out")) % {
+                    "name": who(seat), "reason": _(REASONS.get(event.get("reason"), event.get("reason") or ""))}  # fmt: skip
             case _:
                 line = kind.replace("_", " ") + (f": {who(seat)}" if seat is not None else "")
         last_private = None if kind != "card_opened" else last_private

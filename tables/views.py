@@ -7,14 +7,16 @@ from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from tables import access
+from tables import access, words
 from tables.engine import rules
 from tables.engine.cards import FAMILIES, CardError, deck, format_hand, parse_hand, wild_card
 from tables.engine.points import hand_points
 from tables.engine.strategy import LEVELS as BOT_LEVELS
 from tables.models import Table, TableSeat
+from tables.refusals import card_refusal
 from wallet import limits
 
 
@@ -67,7 +69,7 @@ def renew_invite(request, table_id: int):
     from tables.services.notify import access_changed
 
     access_changed(table.pk)
-    messages.success(request, "The old invite link no longer works; send the new one to whom you want at the table.")
+    messages.success(request, _("The old invite link no longer works; send the new one to whom you want at the table."))
     return redirect("tables:table", table_id=table.pk)
 
 
@@ -94,29 +96,31 @@ def seat_bots(request, table_id: int):
 
     table = visible_table(request, table_id)
     if not request.user.is_authenticated:
-        return JsonResponse({"error": "Log in to seat bots."}, status=403)
+        return JsonResponse({"error": _("Log in to seat bots.")}, status=403)
     if not may_seat_bots(table, request.user):
-        why = "This table was created without bots." if not table.bots_allowed else (
-            "This table is closed." if not table.is_open else "Only the table's creator or staff may seat bots.")
+        why = _("This table was created without bots.") if not table.bots_allowed else (
+            _("This table is closed.") if not table.is_open else _("Only the table's creator or staff may seat bots."))
         return JsonResponse({"error": why}, status=403)
     level = request.POST.get("level", "strong")
     if level not in BOT_LEVELS:
-        return JsonResponse({"error": f"No such bot level: {level!r} (one of {', '.join(BOT_LEVELS)})."}, status=400)
+        return JsonResponse({"error": _("No such bot level: %(level)s (one of %(levels)s).") % {
+            "level": repr(level), "levels": ", ".join(BOT_LEVELS)}}, status=400)  # fmt: skip
     try:
         count = int(request.POST.get("count", "1"))
     except ValueError:
         count = 0
     if not 1 <= count <= BOTS_AT_ONCE_MAX:
-        return JsonResponse({"error": f"Seat 1 to {BOTS_AT_ONCE_MAX} bots at once."}, status=400)
+        return JsonResponse({"error": _("Seat 1 to %(max)s bots at once.") % {"max": BOTS_AT_ONCE_MAX}}, status=400)
     seated = []
-    for _ in range(count):
+    for _bot in range(count):
         try:
             seated.append(seat_bot(table, level, by_user=request.user).table_name)
         except (BotError, DoorError) as error:
-            message = getattr(error, "message", None) or str(error)
+            message = str(getattr(error, "message", None) or error.args[0])  # the words in the viewer's language
             if not seated:
                 return JsonResponse({"error": message}, status=400)
-            return JsonResponse({"seated": seated, "error": f"{len(seated)} seated; then: {message}"})
+            return JsonResponse({"seated": seated, "error": _("%(count)s seated; then: %(why)s") % {
+                "count": len(seated), "why": message}})  # fmt: skip
     return JsonResponse({"seated": seated})
 
 
@@ -132,7 +136,7 @@ def count_hand(family: str, cards_text: str) -> dict:
     if len(cards) != 3:
         raise CardError(f"a hand is three cards, not {len(cards)}")
     points, name = hand_points(family, cards)
-    return {"family": family, "cards": format_hand(cards).split(), "points": points, "name": name}
+    return {"family": family, "cards": format_hand(cards).split(), "points": points, "name": words.hand_name(name)}
 
 
 @require_GET
@@ -145,7 +149,7 @@ def count_page(request):
         try:
             result = count_hand(family, cards_text)
         except CardError as exc:
-            error = str(exc)
+            error = card_refusal(str(exc))
     if family not in FAMILIES:
         family = "classic"
     context = {
@@ -164,4 +168,4 @@ def count_points(request):
     try:
         return JsonResponse(count_hand(request.GET.get("family", ""), request.GET.get("cards", "")))
     except CardError as exc:
-        return JsonResponse({"error": str(exc)}, status=400)
+        return JsonResponse({"error": card_refusal(str(exc))}, status=400)

@@ -41,6 +41,9 @@ from dataclasses import dataclass
 
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from config.said import said
 
 from .accounts import WalletError
 from .models import AccountKind, LedgerAccount, Transfer, TransferKind
@@ -277,14 +280,13 @@ def _apply(movements, tables, locked) -> list[Transfer]:
     for m in movements:
         if m.kind == TransferKind.BUY_IN and balances[m.destination]:
             stack = locked[m.destination]
-            refusal = (
-                f"{stack.user} already has {balances[m.destination]} chips at table {stack.table_id}; "
-                "add chips instead of buying in."
-            )
+            refusal = said(_("%(player)s already has %(chips)s chips at table %(table)s; add chips instead of buying in."),
+                           player=stack.user, chips=balances[m.destination], table=stack.table_id)  # fmt: skip
             break
         held = balances[m.source]
         if m.source.kind != AccountKind.TREASURY and held < m.amount:
-            refusal = f"Not enough chips: {locked[m.source]} holds {held}, {m.amount} needed."
+            refusal = said(_("Not enough chips: %(account)s holds %(held)s, %(needed)s needed."),
+                           account=locked[m.source], held=held, needed=m.amount)  # fmt: skip
             break
         balances[m.source] = held - m.amount
         balances[m.destination] += m.amount

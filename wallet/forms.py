@@ -3,6 +3,7 @@ from datetime import timedelta
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from .limits import EXCLUSION_PERIODS
 
@@ -105,24 +106,24 @@ class LimitsForm(forms.Form):
     """Blank means no limit. Lowering takes effect at once, raising after 24 hours (the page says so)."""
 
     daily_buy_in_cap = forms.IntegerField(
-        label="Daily buy-in cap (chips)", required=False, min_value=1, max_value=10**9,
-        help_text="Table buy-ins and chips added per day (UTC). Blank: no cap.",
+        label=_("Daily buy-in cap (chips)"), required=False, min_value=1, max_value=10**9,
+        help_text=_("Table buy-ins and chips added per day (UTC). Blank: no cap."),
     )
     daily_loss_limit = forms.IntegerField(
-        label="Daily loss limit (chips)", required=False, min_value=1, max_value=10**9,
-        help_text="Chips bought in minus chips cashed out per day (UTC). Blank: no limit.",
+        label=_("Daily loss limit (chips)"), required=False, min_value=1, max_value=10**9,
+        help_text=_("Chips bought in minus chips cashed out per day (UTC). Blank: no limit."),
     )
     session_minutes = forms.IntegerField(
-        label="Remind me after (minutes at a table)", required=False, min_value=1, max_value=24 * 60,
-        help_text="The table page reminds you how long you have played. Blank: no reminder.",
+        label=_("Remind me after (minutes at a table)"), required=False, min_value=1, max_value=24 * 60,
+        help_text=_("The table page reminds you how long you have played. Blank: no reminder."),
     )  # fmt: skip
 
 
 class ExclusionForm(forms.Form):
     period = forms.ChoiceField(
-        label="Exclude me from play for", choices=[(key, label) for key, (label, _) in EXCLUSION_PERIODS.items()]
+        label=_("Exclude me from play for"), choices=[(key, label) for key, (label, _days) in EXCLUSION_PERIODS.items()]
     )
     confirm = forms.BooleanField(
-        label="I understand that nobody, not even staff, can lift it before it ends.", required=True,
-        error_messages={"required": "Tick the box to confirm: a self-exclusion cannot be lifted early."},
+        label=_("I understand that nobody, not even staff, can lift it before it ends."), required=True,
+        error_messages={"required": _("Tick the box to confirm: a self-exclusion cannot be lifted early.")},
     )  # fmt: skip

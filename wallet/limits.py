@@ -28,31 +28,44 @@ from datetime import UTC, datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Q, Sum
-from django.utils import timezone
+from django.utils import dateformat, timezone
+from django.utils.functional import lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from config.said import said as lazily_said
 
 from .models import AccountKind, PlayerLimits, Transfer, TransferKind
 
 RAISE_DELAY = timedelta(hours=24)
 EXCLUSION_PERIODS = {  # the choices offered, in order
-    "day": ("a day", timedelta(days=1)),
-    "week": ("a week", timedelta(days=7)),
-    "month": ("a month (30 days)", timedelta(days=30)),
-    "six_months": ("six months (182 days)", timedelta(days=182)),
+    "day": (_("a day"), timedelta(days=1)),
+    "week": (_("a week"), timedelta(days=7)),
+    "month": (_("a month (30 days)"), timedelta(days=30)),
+    "six_months": (_("six months (182 days)"), timedelta(days=182)),
 }
 LIMIT_NAMES = {
-    "daily_buy_in_cap": "daily buy-in cap",
-    "daily_loss_limit": "daily loss limit",
-    "session_minutes": "session reminder",
+    "daily_buy_in_cap": _("daily buy-in cap"),
+    "daily_loss_limit": _("daily loss limit"),
+    "session_minutes": _("session reminder"),
 }
+
+
+SIT_DOWN = _("sit down")  # what a refused buy-in could not do, in "you cannot sit down before then"
 
 
 class LimitError(Exception):
     """A buy-in (or a table) refused by the player's own limits; `code` is the protocol's error code."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message):
         super().__init__(message)
         self.code = code
-        self.message = message
+        self.said = message  # kept lazy: whoever reads it turns it into words
+
+    @property
+    def message(self) -> str:
+        """The words in the language active where they are read (the consumer speaks its viewer's)."""
+        return str(self.said)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +92,13 @@ NO_LIMITS = Limits(pending={})
 
 
 def when(moment: datetime) -> str:
-    """A moment as the refusals and the profile say it: in UTC, the limits' own clock."""
-    return moment.astimezone(UTC).strftime("%-d %b %Y, %H:%M UTC")
+    """A moment as the refusals and the profile say it: in UTC, the limits' own clock, with the month's name in
+    the active language."""
+    return dateformat.format(moment.astimezone(UTC), "j M Y, H:i") + " UTC"
+
+
+# In a refusal: made in the door, read in the viewer's language.
+_when_read = lazy(when, str)
 
 
 def day_start(now: datetime) -> datetime:
@@ -139,16 +157,18 @@ def set_limits(user, now: datetime | None = None, **wanted: int | None) -> list[
             now_value = getattr(current, name)
             if value == now_value:
                 if name in current.pending:
-                    said.append(f"The pending change of your {label} is cancelled; it stays {_shown(name, value)}.")
+                    said.append(gettext("The pending change of your %(limit)s is cancelled; it stays %(value)s.") % {
+                        "limit": label, "value": _shown(name, value)})  # fmt: skip
                 _write(row, name, value, None, None)
             elif _is_lower(value, now_value):
                 _write(row, name, value, None, None)
-                said.append(f"Your {label} is now {_shown(name, value)}, at once.")
+                said.append(gettext("Your %(limit)s is now %(value)s, at once.") % {"limit": label, "value": _shown(name, value)})
             else:
                 until = now + RAISE_DELAY
                 _write(row, name, now_value, value, until)
-                said.append(f"Your {label} becomes {_shown(name, value)} on {when(until)} (a raise waits 24 hours); "
-                            f"until then it stays {_shown(name, now_value)}.")  # fmt: skip
+                said.append(gettext("Your %(limit)s becomes %(value)s on %(when)s (a raise waits 24 hours); until then it "
+                                 "stays %(now)s.") % {"limit": label, "value": _shown(name, value), "when": when(until),
+                                                       "now": _shown(name, now_value)})  # fmt: skip
         row.save()
     return said
 
@@ -161,8 +181,10 @@ def _write(row, name, value, pending, since) -> None:
 
 def _shown(name: str, value: int | None) -> str:
     if value is None:
-        return "none"
-    return f"{value} minutes" if name == "session_minutes" else f"{value:,} chips"
+        return gettext("none")
+    if name == "session_minutes":
+        return gettext("%(n)s minutes") % {"n": value}
+    return gettext("%(n)s chips") % {"n": f"{value:,}"}
 
 
 def exclude(user, period: str, now: datetime | None = None) -> datetime:
@@ -189,8 +211,8 @@ def _excluded(limits: Limits, now: datetime, what: str) -> None:
     if limits.excluded_at(now):
         raise LimitError(
             "self_excluded",
-            f"You have excluded yourself from play until {when(limits.excluded_until)}: you cannot {what} before "
-            f"then (a self-exclusion cannot be lifted early).",
+            lazily_said(_("You have excluded yourself from play until %(until)s: you cannot %(what)s before then (a "
+                          "self-exclusion cannot be lifted early)."), until=_when_read(limits.excluded_until), what=what),  # fmt: skip
         )
 
 
@@ -199,10 +221,10 @@ def check_may_create(user, now: datetime | None = None) -> None:
     if user.is_bot:
         return
     now = now or timezone.now()
-    _excluded(of(user), now, "create a table")
+    _excluded(of(user), now, _("create a table"))
 
 
-def check_buy_in(user_id: int, amount: int, what: str = "sit down", now: datetime | None = None) -> None:
+def check_buy_in(user_id: int, amount: int, what=SIT_DOWN, now: datetime | None = None) -> None:
     """Inside the buy-in's transaction: lock the player's limits row, then refuse a buy-in (or chips added) of
     `amount` that his exclusion, cap or loss limit forbids. One statement without limits, two with a cap or a
     loss limit."""
@@ -216,7 +238,7 @@ def check_buy_in(user_id: int, amount: int, what: str = "sit down", now: datetim
     if cap is None and loss_limit is None:
         return
     start = day_start(now)
-    midnight = when(start + timedelta(days=1))
+    midnight = _when_read(start + timedelta(days=1))
     bought_kinds = [TransferKind.BUY_IN, TransferKind.ADD_CHIPS]
     today = Transfer.objects.filter(created_at__gte=start).filter(
         Q(kind__in=bought_kinds, source__kind=AccountKind.BALANCE, source__user_id=user_id)
@@ -228,14 +250,17 @@ def check_buy_in(user_id: int, amount: int, what: str = "sit down", now: datetim
     if cap is not None and bought + amount > cap:
         raise LimitError(
             "limit_reached",
-            f"Your daily buy-in cap is {cap:,} chips and you have bought in {bought:,} today: you may buy in at most "
-            f"{max(cap - bought, 0):,} more until {midnight}, not {amount:,}.",
+            lazily_said(_("Your daily buy-in cap is %(cap)s chips and you have bought in %(bought)s today: you may buy "
+                          "in at most %(room)s more until %(midnight)s, not %(amount)s."),
+                        cap=f"{cap:,}", bought=f"{bought:,}", room=f"{max(cap - bought, 0):,}", midnight=midnight,
+                        amount=f"{amount:,}"),  # fmt: skip
         )
     lost = max(bought - back, 0)
     if loss_limit is not None and lost + amount > loss_limit:
         raise LimitError(
             "limit_reached",
-            f"Your daily loss limit is {loss_limit:,} chips and you have lost {lost:,} today: a buy-in of "
-            f"{amount:,} could take you past it. You may buy in at most {max(loss_limit - lost, 0):,} until "
-            f"{midnight}.",
+            lazily_said(_("Your daily loss limit is %(limit)s chips and you have lost %(lost)s today: a buy-in of "
+                          "%(amount)s could take you past it. You may buy in at most %(room)s until %(midnight)s."),
+                        limit=f"{loss_limit:,}", lost=f"{lost:,}", amount=f"{amount:,}",
+                        room=f"{max(loss_limit - lost, 0):,}", midnight=midnight),  # fmt: skip
         )

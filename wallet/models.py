@@ -9,15 +9,17 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 
 class AccountKind(models.TextChoices):
-    BALANCE = "balance", "player balance"
-    STACK = "stack", "stack at a table"
-    POT = "pot", "table pot"
-    HOUSE = "house", "house rake"
-    TREASURY = "treasury", "treasury"
-    BOTS_POOL = "bots_pool", "bots' pool"
+    BALANCE = "balance", _("player balance")
+    STACK = "stack", _("stack at a table")
+    POT = "pot", _("table pot")
+    HOUSE = "house", _("house rake")
+    TREASURY = "treasury", _("treasury")
+    BOTS_POOL = "bots_pool", _("bots' pool")
 
 
 # Accounts of which there is exactly one.
@@ -75,27 +77,27 @@ class LedgerAccount(models.Model):
 
     def __str__(self) -> str:
         if self.kind == AccountKind.BALANCE:
-            return f"balance of {self.user}"
+            return gettext("balance of %(player)s") % {"player": self.user}
         if self.kind == AccountKind.STACK:
-            return f"stack of {self.user} at table {self.table_id}"
+            return gettext("stack of %(player)s at table %(table)s") % {"player": self.user, "table": self.table_id}
         if self.kind == AccountKind.POT:
-            return f"pot of table {self.table_id}"
-        return self.get_kind_display()
+            return gettext("pot of table %(table)s") % {"table": self.table_id}
+        return str(self.get_kind_display())
 
 
 class TransferKind(models.TextChoices):
-    CREDIT = "credit", "staff credit"
-    WELCOME = "welcome", "welcome chips"
-    DEBIT = "debit", "staff debit"
-    BUY_IN = "buy_in", "table buy-in"
-    ADD_CHIPS = "add_chips", "chips added"
-    CASH_OUT = "cash_out", "cash-out"
-    BET = "bet", "paid into the pot"
-    PAY_OUT = "pay_out", "won from the pot"
-    RAKE = "rake", "rake"
-    BOT_SEED = "bot_seed", "bots' pool funded"
-    BOT_BUY_IN = "bot_buy_in", "bot buy-in"
-    BOT_CASH_OUT = "bot_cash_out", "bot cash-out"
+    CREDIT = "credit", _("staff credit")
+    WELCOME = "welcome", _("welcome chips")
+    DEBIT = "debit", _("staff debit")
+    BUY_IN = "buy_in", _("table buy-in")
+    ADD_CHIPS = "add_chips", _("chips added")
+    CASH_OUT = "cash_out", _("cash-out")
+    BET = "bet", _("paid into the pot")
+    PAY_OUT = "pay_out", _("won from the pot")
+    RAKE = "rake", _("rake")
+    BOT_SEED = "bot_seed", _("bots' pool funded")
+    BOT_BUY_IN = "bot_buy_in", _("bot buy-in")
+    BOT_CASH_OUT = "bot_cash_out", _("bot cash-out")
 
 
 class ImmutableTransferError(Exception):

@@ -4,6 +4,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Q, Sum
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from .models import AccountKind, LedgerAccount, Transfer, TransferKind
 
@@ -24,27 +26,29 @@ class StatementLine:
     key: str
 
 
+# A movement at a table, in the reader's language (the history is read in a request, in his language).
+AT_TABLE = {
+    TransferKind.BUY_IN: _("Bought in at table %(table)s"),
+    TransferKind.ADD_CHIPS: _("Added chips at table %(table)s"),
+    TransferKind.CASH_OUT: _("Stood up at table %(table)s"),
+    TransferKind.BET: _("Paid into the pot at table %(table)s"),
+    TransferKind.PAY_OUT: _("Won from the pot at table %(table)s"),
+    TransferKind.RAKE: _("Rake at table %(table)s"),
+}
+
+
 def _describe(t: Transfer) -> str:
-    at_table = f" at table {t.table_id}" if t.table_id else ""
     match t.kind:
         case TransferKind.CREDIT:
-            return f"Credited by staff: {t.memo}" if t.memo else "Credited by staff"
+            return gettext("Credited by staff: %(reason)s") % {"reason": t.memo} if t.memo else gettext("Credited by staff")
         case TransferKind.DEBIT:
-            return f"Debited by staff: {t.memo}" if t.memo else "Debited by staff"
-        case TransferKind.BUY_IN:
-            return f"Bought in{at_table}"
-        case TransferKind.ADD_CHIPS:
-            return f"Added chips{at_table}"
-        case TransferKind.CASH_OUT:
-            return f"Stood up{at_table}"
-        case TransferKind.BET:
-            return f"Paid into the pot{at_table}"
-        case TransferKind.PAY_OUT:
-            return f"Won from the pot{at_table}"
-        case TransferKind.RAKE:
-            return f"Rake{at_table}"
-    label = TransferKind(t.kind).label if t.kind in TransferKind.values else t.kind
-    return label[:1].upper() + label[1:] + at_table
+            return gettext("Debited by staff: %(reason)s") % {"reason": t.memo} if t.memo else gettext("Debited by staff")
+    if t.kind in AT_TABLE and t.table_id:
+        return AT_TABLE[t.kind] % {"table": t.table_id}
+    label = str(TransferKind(t.kind).label) if t.kind in TransferKind.values else t.kind
+    if t.table_id:
+        return gettext("%(movement)s at table %(table)s") % {"movement": label[:1].upper() + label[1:], "table": t.table_id}
+    return label[:1].upper() + label[1:]
 
 
 def statement(

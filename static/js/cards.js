@@ -6,8 +6,9 @@ export const SUITS = ["♠", "♥", "♦", "♣"];
 const ASCII_SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
 const RANK_TEXT = { T: "10", 10: "10", J: "J", Q: "Q", K: "K", A: "A" };
 export const RANKS = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"];
-const SUIT_NAMES = { "♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs" };
-const RANK_NAMES = { J: "jack", Q: "queen", K: "king", A: "ace" };
+// Screen readers' words (the page's catalogue: gettext comes from /jsi18n/, loaded before the modules).
+const SUIT_NAMES = { "♠": gettext("spades"), "♥": gettext("hearts"), "♦": gettext("diamonds"), "♣": gettext("clubs") };
+const RANK_NAMES = { J: gettext("jack"), Q: gettext("queen"), K: gettext("king"), A: gettext("ace") };
 let uid = 0;
 
 /** "A♥" / "Ah" / "10h" / "Th" → {rank: "A", suit: "♥"}; anything else → null. */
@@ -37,7 +38,7 @@ export function cardText(card) {
 
 /** Words for screen readers: "ace of hearts". */
 export function cardLabel(card) {
-  return `${RANK_NAMES[card.rank] || card.rank} of ${SUIT_NAMES[card.suit]}`;
+  return interpolate(gettext("%(rank)s of %(suit)s"), { rank: RANK_NAMES[card.rank] || card.rank, suit: SUIT_NAMES[card.suit] }, true);
 }
 
 function el(name, attrs = {}, text) {
@@ -66,7 +67,7 @@ export function cardSvg(text, options = {}) {
   svg.setAttribute("role", "img");
   if (!card) {
     svg.classList.add("card-back");
-    svg.setAttribute("aria-label", "a face-down card");
+    svg.setAttribute("aria-label", gettext("a face-down card"));
     const id = `cb${++uid}`;
     const defs = el("defs");
     const pattern = el("pattern", { id, width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" });

@@ -26,12 +26,12 @@ function renderPicked() {
     slot.className = "count-slot";
     if (chosen[i]) {
       slot.append(cardSvg(chosen[i], { wild: chosen[i] === decks[family].wild }));
-      slot.title = "Remove " + chosen[i];
+      slot.title = interpolate(gettext("Remove %(card)s"), { card: chosen[i] }, true);
       slot.addEventListener("click", () => { chosen.splice(i, 1); update(); });
     } else {
       slot.classList.add("empty-slot");
       slot.disabled = true;
-      slot.setAttribute("aria-label", "empty");
+      slot.setAttribute("aria-label", gettext("no card yet"));
     }
     picked.append(slot);
   }
@@ -64,7 +64,7 @@ async function score() {
   const mine = ++request;
   if (chosen.length !== 3) {
     pointsEl.textContent = "—";
-    nameEl.textContent = chosen.length ? `pick ${3 - chosen.length} more` : "pick three cards";
+    nameEl.textContent = chosen.length ? interpolate(gettext("pick %(n)s more"), { n: 3 - chosen.length }, true) : gettext("pick three cards");
     showError("");
     return;
   }
@@ -77,14 +77,14 @@ async function score() {
     if (!response.ok) {
       pointsEl.textContent = "—";
       nameEl.textContent = "";
-      showError(body.error || "That hand cannot be counted.");
+      showError(body.error || gettext("That hand cannot be counted."));
       return;
     }
     showError("");
     pointsEl.textContent = String(body.points);
     nameEl.textContent = body.name || "";
   } catch {
-    if (mine === request) showError("The server did not answer; try again.");
+    if (mine === request) showError(gettext("The server did not answer; try again."));
   }
 }
 

@@ -8,6 +8,11 @@ const RANKS = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 const LOWEST = { classic: "6", bulgarian: "7" };
 const HEX = /^[0-9a-f]+$/;
 const enc = new TextEncoder();
+// The page's words from Django's JavaScript catalogue (/jsi18n/); outside the page (a test imports the module)
+// they stay English. The fairness block's own lines (Family:, Deal number:, …) are a format, never translated.
+const gettext = globalThis.gettext || ((text) => text);
+const ngettext = globalThis.ngettext || ((one, many, n) => (n === 1 ? one : many));
+const fill = (text, values) => text.replace(/%\((\w+)\)s/g, (all, name) => String(values[name]));
 
 function startDeck(family) {
   const ranks = RANKS.slice(RANKS.indexOf(LOWEST[family]));
@@ -75,8 +80,9 @@ export function readBlock(text) {
   const missing = ["Family", "Deal number", "Commitment", "Server seed"].filter((k) => !(k in fields));
   if (missing.length || !decks.size) {
     const notVerifiable = text.match(/^Fair deal: \S+, not verifiable: (.*)$/m);
-    if (notVerifiable) throw new Error(`This deal cannot be checked: ${notVerifiable[1]}`);
-    throw new Error(`No complete fairness block found: missing ${(missing.length ? missing : ["the dealt cards"]).join(", ")}.`);
+    if (notVerifiable) throw new Error(fill(gettext("This deal cannot be checked: %(why)s"), { why: notVerifiable[1] }));
+    const what = (missing.length ? missing : [gettext("the dealt cards")]).join(", ");
+    throw new Error(fill(gettext("No complete fairness block found: missing %(what)s."), { what }));
   }
   return { fields, seeds: seeds.sort((a, b) => a[0] - b[0]), decks };
 }
@@ -85,13 +91,14 @@ export function readBlock(text) {
 export async function firstDifference({ fields, seeds, decks }) {
   const seed = fields["Server seed"];
   const family = fields.Family;
-  if (!(family in LOWEST)) return `no such family: ${family}`;
-  if (seed.length !== 64 || !HEX.test(seed)) return "the server seed is not 64 lowercase hex characters";
+  if (!(family in LOWEST)) return fill(gettext("no such family: %(family)s"), { family });
+  if (seed.length !== 64 || !HEX.test(seed)) return gettext("the server seed is not 64 lowercase hex characters");
   const committed = await sha256Hex(seed);
   if (committed !== fields.Commitment) {
-    return `the commitment: SHA-256 of the server seed is ${committed}, the deal published ${fields.Commitment}`;
+    return fill(gettext("the commitment: SHA-256 of the server seed is %(committed)s, the deal published %(published)s"),
+      { committed, published: fields.Commitment });
   }
-  if (seeds.some(([, own]) => !HEX.test(own) || own.length > 64)) return "a player's seed is not 1 to 64 lowercase hex characters";
+  if (seeds.some(([, own]) => !HEX.test(own) || own.length > 64)) return gettext("a player's seed is not 1 to 64 lowercase hex characters");
   for (const svara of [...decks.keys()].sort((a, b) => a - b)) {
     const cards = await deckFor(seed, family, Number(fields["Deal number"]), svara, seeds);
     const dealt = decks.get(svara);
@@ -99,8 +106,9 @@ export async function firstDifference({ fields, seeds, decks }) {
       const [seat, hand] = dealt[k];
       const expected = cards.slice(3 * k, 3 * k + 3);
       if (hand.join(" ") !== expected.join(" ")) {
-        const where = svara === 0 ? "the deal" : `svara ${svara}`;
-        return `${where}, seat ${seat}: dealt ${hand.join(" ")}, the seeds give ${expected.join(" ")}`;
+        const where = svara === 0 ? gettext("the deal") : fill(gettext("svara %(n)s"), { n: svara });
+        return fill(gettext("%(where)s, seat %(seat)s: dealt %(dealt)s, the seeds give %(expected)s"),
+          { where, seat, dealt: hand.join(" "), expected: expected.join(" ") });
       }
     }
   }
@@ -125,24 +133,31 @@ async function check(text) {
   const difference = await firstDifference(block);
   const dealNo = block.fields["Deal number"];
   if (difference) {
-    show("mismatch", `Deal ${dealNo} does NOT match: ${difference}.`);
+    show("mismatch", fill(gettext("Deal %(n)s does NOT match: %(difference)s."), { n: dealNo, difference }));
   } else {
     const cards = 3 * [...block.decks.values()].reduce((n, d) => n + d.length, 0);
     const svaras = block.decks.size - 1;
-    show("match", `Deal ${dealNo} is fair: the server seed matches the commitment published before the deal, and all ${cards} dealt cards${svaras ? ` (with ${svaras} svara${svaras > 1 ? "s" : ""})` : ""} match the seeds.`);
+    const text = svaras
+      ? ngettext("Deal %(n)s is fair: the server seed matches the commitment published before the deal, and all %(cards)s dealt cards (with %(svaras)s svara) match the seeds.",
+        "Deal %(n)s is fair: the server seed matches the commitment published before the deal, and all %(cards)s dealt cards (with %(svaras)s svaras) match the seeds.", svaras)
+      : gettext("Deal %(n)s is fair: the server seed matches the commitment published before the deal, and all %(cards)s dealt cards match the seeds.");
+    show("match", fill(text, { n: dealNo, cards, svaras }));
   }
 }
 
 async function loadDeal(id) {
-  if (!/^\d+$/.test(id)) { show("error", `Not a deal number: ${id}.`); return; }
+  if (!/^\d+$/.test(id)) { show("error", fill(gettext("Not a deal number: %(id)s."), { id })); return; }
   try {
     const response = await fetch(`/history/${id}.txt`, { credentials: "same-origin" });
-    if (!response.ok) { show("error", `The hand history of deal ${id} could not be read (HTTP ${response.status}).`); return; }
+    if (!response.ok) {
+      show("error", fill(gettext("The hand history of deal %(id)s could not be read (HTTP %(status)s)."), { id, status: response.status }));
+      return;
+    }
     const text = await response.text();
     document.getElementById("fair-text").value = text;
     await check(text);
   } catch {
-    show("error", `The hand history of deal ${id} could not be read: not connected.`);
+    show("error", fill(gettext("The hand history of deal %(id)s could not be read: not connected."), { id }));
   }
 }
 

@@ -12,6 +12,9 @@ const filters = {
 let tables = JSON.parse(document.getElementById("lobby-tables").textContent) || [];
 let previous = new Map(tables.map((t) => [t.id, JSON.stringify(t)]));
 let retry = 0;
+// The page's words come from Django's JavaScript catalogue (/jsi18n/: gettext, ngettext, interpolate).
+const fill = (text, values) => interpolate(text, values, true);
+const FAMILIES = { classic: gettext("classic"), bulgarian: gettext("bulgarian") };
 
 function node(tag, className, text) {
   const n = document.createElement(tag);
@@ -25,8 +28,8 @@ function node(tag, className, text) {
 function playerName(p) {
   const span = node("span", "player-name", p.is_bot ? p.name.replace(/\s*\(bot\)\s*$/i, "") : p.name);
   if (p.is_bot) {
-    const mark = node("span", "bot-badge", "bot");
-    mark.title = "a bot";
+    const mark = node("span", "bot-badge", gettext("bot"));
+    mark.title = gettext("a bot");
     span.append(" ", mark);
   }
   return span;
@@ -51,36 +54,36 @@ function row(t, changed) {
   li.dataset.family = t.family;
   if (changed) li.classList.add("just-changed");
   const badge = node("span", `table-badge ${t.family}`, t.ante);
-  badge.title = `ante ${t.ante}`;
+  badge.title = fill(gettext("ante %(ante)s"), { ante: t.ante });
   li.append(badge);
   const main = node("div", "table-main");
-  main.append(node("div", "table-title", `Table ${t.id} · ${t.family}`));
+  main.append(node("div", "table-title", fill(gettext("Table %(id)s · %(family)s"), { id: t.id, family: FAMILIES[t.family] || t.family })));
   const meta = node("div", "table-meta");
-  meta.append(node("span", "", `ante ${t.ante}`));
+  meta.append(node("span", "", fill(gettext("ante %(ante)s"), { ante: t.ante })));
   const seats = node("span", "table-seats");
   const dots = node("span", "seat-dots");
   for (let i = 0; i < t.seats; i++) dots.append(node("span", `seat-dot${i < t.seats_taken ? " taken" : ""}`));
-  seats.append(dots, document.createTextNode(` ${t.seats_taken}/${t.seats} seats`));
+  seats.append(dots, document.createTextNode(` ${fill(gettext("%(taken)s/%(seats)s seats"), { taken: t.seats_taken, seats: t.seats })}`));
   seats.dataset.taken = t.seats_taken;
   meta.append(seats);
-  if (t.bots_allowed) meta.append(node("span", "badge badge-info", "bots"));
-  if (t.private) meta.append(node("span", "badge badge-warning", "private"));
+  if (t.bots_allowed) meta.append(node("span", "badge badge-info", gettext("bots")));
+  if (t.private) meta.append(node("span", "badge badge-warning", gettext("private")));
   main.append(meta);
   const players = node("div", "table-players");
   (t.players || []).forEach((p, i) => {
     if (i) players.append(", ");
     players.append(playerName(p));
   });
-  if (!players.childNodes.length) players.textContent = "nobody yet";
+  if (!players.childNodes.length) players.textContent = gettext("nobody yet");
   main.append(players);
   li.append(main);
   const actions = node("div", "table-actions");
   if (t.seats_taken < t.seats) {
-    const sit = node("a", "btn btn-small btn-primary", "Sit");
+    const sit = node("a", "btn btn-small btn-primary", gettext("Sit"));
     sit.href = `${t.url}#sit`;
     actions.append(sit);
   }
-  const watch = node("a", "btn btn-small btn-ghost", "Watch");
+  const watch = node("a", "btn btn-small btn-ghost", gettext("Watch"));
   watch.href = t.url;
   actions.append(watch);
   li.append(actions);
@@ -103,7 +106,7 @@ function setLive(state, text) {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const socket = new WebSocket(`${scheme}//${location.host}${root.dataset.wsPath}`);
-  socket.addEventListener("open", () => { retry = 0; setLive("on", "Live: updates as seats are taken"); });
+  socket.addEventListener("open", () => { retry = 0; setLive("on", gettext("Live: updates as seats are taken")); });
   socket.addEventListener("message", (e) => {
     let msg;
     try { msg = JSON.parse(e.data); } catch { return; }
@@ -119,7 +122,7 @@ function connect() {
   });
   socket.addEventListener("close", () => {
     const delay = Math.min(10000, 500 * 2 ** retry++) * (0.75 + Math.random() * 0.5);
-    setLive("off", `Connection lost — retrying in ${Math.ceil(delay / 1000)} s`);
+    setLive("off", fill(gettext("Connection lost — retrying in %(seconds)s s"), { seconds: Math.ceil(delay / 1000) }));
     setTimeout(connect, delay);
   });
 }

@@ -1,7 +1,7 @@
 // A finished deal's replay: the steps the server built for this viewer (only what he could see then), drawn on the
 // live table's felt (table.css, the seat and card drawing of static/js/table/), stepped with buttons and keys.
 import { cardSvg } from "./cards.js";
-import { $, app, fmt, nameNode, node, SEAT_COUNT, WILD } from "./table/dom.js";
+import { $, app, fill, fmt, handName, nameNode, node, SEAT_COUNT, WILD } from "./table/dom.js";
 
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const steps = data.steps;
@@ -10,7 +10,10 @@ const PLAY_MS = 1100;
 let at = 0;
 let timer = null;
 
-const PHASES = { betting: "Betting", showdown: "Showdown", svara: "Tie: svara", svara_buy_in: "Svara: buy-in offers", over: "Deal over" };
+const PHASES = {
+  betting: gettext("Betting"), showdown: gettext("Showdown"), svara: gettext("Tie: svara"),
+  svara_buy_in: gettext("Svara: buy-in offers"), over: gettext("Deal over"),
+};
 
 function seatAngle(i) {
   const base = you != null ? you : 0;
@@ -50,12 +53,12 @@ function draw() {
     const plate = node("div", "plate");
     plate.append(nameNode(seat.name, seat.bot, "seat-name"));
     plate.append(node("div", "seat-stack num", fmt(seat.stack)));
-    const status = seat.status === "folded" ? "folded" : seat.status === "all_in" ? "all-in" : seat.hand_name || "";
+    const status = seat.status === "folded" ? gettext("folded") : seat.status === "all_in" ? gettext("all-in") : handName(seat.hand_name) || "";
     if (status) plate.append(node("div", "seat-status", status));
     if (!seat.shown) {
       const badges = node("div", "seat-badges");
       badges.append(node("span", `badge badge-looked${seat.opened ? " has-looked" : ""}`,
-        seat.opened ? `looked ${seat.opened}/3` : "not looked"));
+        seat.opened ? fill(gettext("looked %(opened)s/3"), { opened: seat.opened }) : gettext("not looked")));
       plate.append(badges);
     }
     if (frame.dealer === i) plate.append(node("span", "dealer-button", "D"));
@@ -70,7 +73,7 @@ function draw() {
       seats.append(level);
     }
   }
-  $("replay-position").textContent = `step ${at + 1} of ${steps.length}`;
+  $("replay-position").textContent = fill(gettext("step %(n)s of %(of)s"), { n: at + 1, of: steps.length });
   document.querySelectorAll("#log-lines li").forEach((li, n) => {
     li.classList.toggle("is-current", n === at);
     li.classList.toggle("is-future", n > at);
@@ -81,11 +84,11 @@ function draw() {
 }
 
 function go(n) { at = Math.max(0, Math.min(steps.length - 1, n)); draw(); }
-function stop() { clearInterval(timer); timer = null; $("replay-play").textContent = "Play"; }
+function stop() { clearInterval(timer); timer = null; $("replay-play").textContent = gettext("Play"); }
 function play() {
   if (timer) { stop(); return; }
   if (at === steps.length - 1) go(0);
-  $("replay-play").textContent = "Pause";
+  $("replay-play").textContent = gettext("Pause");
   timer = setInterval(() => { if (at >= steps.length - 1) stop(); else go(at + 1); }, PLAY_MS);
 }
 

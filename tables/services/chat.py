@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from ..errors import DoorError
 from ..models import ChatLine
@@ -15,7 +16,7 @@ from .door import answered_once, enter, loads, must_be_logged_in
 
 
 def chat(table_id: int, user, text, client_id=None) -> dict:
-    must_be_logged_in(user, "Log in to chat.")
+    must_be_logged_in(user, _("Log in to chat."))
     text = check_chat_text(text)
     client_id = check_client_id(client_id)
     return answered_once(lambda: _chat(table_id, user, text, client_id), table_id, user, client_id, dict)
@@ -28,7 +29,7 @@ def _chat(table_id: int, user, text: str, client_id) -> dict:
             return stored
         state = loads(table)
         if not between_deals(state):
-            raise DoorError("chat_closed", "Table chat is open between deals only.")
+            raise DoorError("chat_closed", _("Table chat is open between deals only."))
         line = ChatLine.objects.create(
             table=table, user=user, name=user.table_name, seat=seat_of(state, user.pk), text=text,
             said_at=timezone.now(),

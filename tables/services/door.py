@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
+from django.utils.translation import gettext_lazy as _
 
 from wallet import limits
 from wallet.accounts import WalletError
@@ -29,9 +30,10 @@ from .. import access
 from ..engine import play
 from ..engine.actions import MOVE_KINDS
 from ..engine.rules import MAX_ANTE, MAX_STACK_ANTES, MIN_BUY_IN_ANTES, SEATS_BY_FAMILY
-from ..errors import DoorError
+from ..errors import DoorError, said
 from ..models import Family, Table, TableSeat, TableStatus
 from ..protocol import Command, check_client_id, parse_action
+from ..refusals import engine_refusal
 from ..state_io import bot_players, chips_of, free_seats, seat_of
 from . import history, ledger, notify, presence, replies, statements
 
@@ -56,19 +58,22 @@ class Ack:
 def create_table(user, family, ante, seats, bots_allowed=False, *, kept_open=False, private=False) -> Table:
     """A player (or staff) opens a table; bad input is a DoorError with a clear message. `kept_open`: set up by
     staff, it never closes for being empty. `private`: seen and sat at only with its invite link (access.py)."""
-    must_be_logged_in(user, "Log in to create a table.")
+    must_be_logged_in(user, _("Log in to create a table."))
     _within_limits(limits.check_may_create, user)
     if family not in Family.values:
-        raise DoorError("bad_field", f"The rule family must be one of {', '.join(Family.values)}, not {family!r}.")
+        raise DoorError("bad_field", said(_("The rule family must be one of %(families)s, not %(family)s."),
+                                          families=", ".join(Family.values), family=repr(family)))  # fmt: skip
     if isinstance(ante, bool) or not isinstance(ante, int) or not 1 <= ante <= MAX_ANTE:
-        raise DoorError("out_of_range", f"The ante must be a whole number of chips from 1 to {MAX_ANTE}, not {ante!r}.")
+        raise DoorError("out_of_range", said(_("The ante must be a whole number of chips from 1 to %(max)s, not %(ante)s."),
+                                             max=MAX_ANTE, ante=repr(ante)))  # fmt: skip
     low, high = SEATS_BY_FAMILY[family]
     if isinstance(seats, bool) or not isinstance(seats, int) or not low <= seats <= high:
-        raise DoorError("out_of_range", f"A {family} table has {low} to {high} seats, not {seats!r}.")
+        raise DoorError("out_of_range", said(_("A %(family)s table has %(low)s to %(high)s seats, not %(seats)s."),
+                                             family=_(family), low=low, high=high, seats=repr(seats)))  # fmt: skip
     if not isinstance(bots_allowed, bool):
-        raise DoorError("bad_field", "Whether bots may sit must be true or false.")
+        raise DoorError("bad_field", _("Whether bots may sit must be true or false."))
     if not isinstance(private, bool):
-        raise DoorError("bad_field", "Whether the table is private must be true or false.")
+        raise DoorError("bad_field", _("Whether the table is private must be true or false."))
     state = play.TableState.new(family, ante, seats)
     with transaction.atomic():
         _check_tables_of(user)
@@ -107,7 +112,7 @@ def close_table(table_id: int, staff=None, *, idle_before=None) -> Table:
             if not state.seats[seat].leaving:
                 play_action(table, state, play.Action("stand", seat=seat), announce=False)
         # Seats of players folded mid-deal free when the deal ends: play the clocks out until it has.
-        for _ in range(50):
+        for _round in range(50):
             if not chips_of(state).stacks or state.clock is None:
                 break
             play_action(table, state, play.Action("timeout"), announce=False)
@@ -134,8 +139,8 @@ def _check_tables_of(user) -> None:
     if Table.objects.filter(created_by=user, status=TableStatus.OPEN).count() >= limit:
         raise DoorError(
             "limit_reached",
-            f"You already have {limit} open tables of your own; play at one, or wait until one closes (an empty "
-            f"table closes by itself after a while).",
+            said(_("You already have %(limit)s open tables of your own; play at one, or wait until one closes (an "
+                   "empty table closes by itself after a while)."), limit=limit),  # fmt: skip
         )
 
 
@@ -147,7 +152,7 @@ def act(table_id: int, user, action: Command | dict, client_id=None) -> Ack:
 
     `action` is a protocol Command (or its dict form `{"kind", "amount"?, "card"?, "seat"?}`). A repeated
     `client_id` gets the stored reply and is never applied twice."""
-    must_be_logged_in(user, "Log in to take a seat and play; anonymous visitors may only watch.")
+    must_be_logged_in(user, _("Log in to take a seat and play; anonymous visitors may only watch."))
     command = parse_action(action)
     client_id = check_client_id(client_id)
     return answered_once(lambda: _act(table_id, user, command, client_id), table_id, user, client_id)
@@ -178,17 +183,17 @@ def _act(table_id: int, user, command: Command, client_id) -> Ack:
         state = loads(table)
         seat = seat_of(state, user.pk)
         if seat is None and not access.may_sit(table, user):  # a private table does not exist without the link
-            raise DoorError("no_such_table", f"There is no table {table_id!r}.")
+            raise DoorError("no_such_table", said(_("There is no table %(table)s."), table=repr(table_id)))
         if command.kind == "sit":
             engine_action = _sit_action(table, state, user, seat, command)
             if not user.is_bot:
-                _within_limits(limits.check_buy_in, user.pk, command.amount, "sit down")
+                _within_limits(limits.check_buy_in, user.pk, command.amount, _("sit down"))
         else:
             if seat is None:
-                raise DoorError("not_seated", "You do not sit at this table.")
+                raise DoorError("not_seated", _("You do not sit at this table."))
             if command.kind == "add_chips":
                 _check_add_chips(table, state, seat, command.amount)
-                _within_limits(limits.check_buy_in, user.pk, command.amount, "add chips")
+                _within_limits(limits.check_buy_in, user.pk, command.amount, _("add chips"))
             _check_turn(state, seat, command.kind)
             _check_amount(state, seat, command)
             engine_action = play.Action(
@@ -254,10 +259,10 @@ def _within_limits(check, *args) -> None:
     try:
         check(*args)
     except limits.LimitError as refused:
-        raise DoorError(refused.code, refused.message) from None
+        raise DoorError(refused.code, refused.said) from None
 
 
-def must_be_logged_in(user, message: str) -> None:
+def must_be_logged_in(user, message) -> None:
     if user is None or not getattr(user, "is_authenticated", False):
         raise DoorError("login_required", message)
 
@@ -270,7 +275,7 @@ def lock(table_id, reply_to: tuple[int, str] | None = None) -> Table:
     except (ValueError, TypeError, OverflowError):
         table = None
     if table is None:
-        raise DoorError("no_such_table", f"There is no table {table_id!r}.")
+        raise DoorError("no_such_table", said(_("There is no table %(table)s."), table=repr(table_id)))
     return table
 
 
@@ -282,7 +287,7 @@ def enter(table_id: int, user, client_id) -> tuple[Table, dict | None]:
     if stored is not None:
         return table, stored
     if not table.is_open:
-        raise DoorError("table_closed", f"Table {table_id} is closed.")
+        raise DoorError("table_closed", said(_("Table %(table)s is closed."), table=table_id))
     return table, None
 
 
@@ -322,7 +327,7 @@ def play_action(
     try:
         events = state.apply(action, rng=decks) if decks is not None else state.apply(action)
     except play.IllegalAction as error:
-        raise DoorError("illegal_action", str(error)) from None
+        raise DoorError("illegal_action", engine_refusal(str(error))) from None
     if decks is not None:
         decks.done()
     after = chips_of(state)
@@ -330,7 +335,7 @@ def play_action(
     try:
         move(ledger.movements(table.pk, table.family, state.version, action, before, after, events, bots))
     except WalletError as error:
-        raise DoorError("wallet", str(error)) from None
+        raise DoorError("wallet", error.args[0] if error.args else str(error)) from None  # its words may be lazy
     now = timezone.now()
     stacks = {seat: before.stacks[player] for player, seat in before.seats.items()}
     event_rows = history.record(table, deal_before, svara_before, state.version, events, now, sitters, stacks,
@@ -363,7 +368,7 @@ def _answer_standing(table: Table, state: play.TableState, change: notify.Change
     answer is its own version, told in order). The change returned holds every answer's events too, for the
     player whose action it was."""
     events = list(change.events)
-    for _ in range(STANDING_ANSWERS_MAX):
+    for _answer in range(STANDING_ANSWERS_MAX):
         change = play_action(table, state, answer, announce, reply_to, answer_standing=False)
         events += change.events
         answer = state.standing_answer()
@@ -427,27 +432,28 @@ def _mirror_seats(table: Table, after) -> None:
 
 def _sit_action(table, state, user, seat, command: Command) -> play.Action:
     if seat is not None:
-        raise DoorError("already_seated", f"You already sit at seat {seat} of this table (one seat per player).")
+        raise DoorError("already_seated", said(_("You already sit at seat %(seat)s of this table (one seat per player)."), seat=seat))
     if user.is_bot and not table.bots_allowed:
-        raise DoorError("illegal_action", "Bots may not sit at this table.")
+        raise DoorError("illegal_action", _("Bots may not sit at this table."))
     amount = command.amount
     low, high = MIN_BUY_IN_ANTES * table.ante, MAX_STACK_ANTES * table.ante
     if not low <= amount <= high:
         raise DoorError(
             "out_of_range",
-            f"The table buy-in is {low} to {high} chips ({MIN_BUY_IN_ANTES} to {MAX_STACK_ANTES} antes of "
-            f"{table.ante}), not {amount}.",
+            said(_("The table buy-in is %(low)s to %(high)s chips (%(min_antes)s to %(max_antes)s antes of %(ante)s), "
+                   "not %(amount)s."), low=low, high=high, min_antes=MIN_BUY_IN_ANTES, max_antes=MAX_STACK_ANTES,
+                 ante=table.ante, amount=amount),  # fmt: skip
         )
     free = free_seats(state)
     wanted = command.seat
     if wanted is None:
         if not free:
-            raise DoorError("seat_taken", "Every seat at this table is taken.")
+            raise DoorError("seat_taken", _("Every seat at this table is taken."))
         wanted = free[0]
     elif not 0 <= wanted < table.seats:
-        raise DoorError("out_of_range", f"This table has seats 0 to {table.seats - 1}, not {wanted}.")
+        raise DoorError("out_of_range", said(_("This table has seats 0 to %(last)s, not %(seat)s."), last=table.seats - 1, seat=wanted))
     elif wanted not in free:
-        raise DoorError("seat_taken", f"Seat {wanted} is taken.")
+        raise DoorError("seat_taken", said(_("Seat %(seat)s is taken."), seat=wanted))
     return play.Action("sit", seat=wanted, player=str(user.pk), name=user.table_name, amount=amount, bot=user.is_bot)
 
 
@@ -457,8 +463,8 @@ def _check_add_chips(table, state, seat, amount) -> None:
     if stack + amount > high:
         raise DoorError(
             "out_of_range",
-            f"A stack may hold at most {high} chips ({MAX_STACK_ANTES} antes); with {stack} you may add up to "
-            f"{max(high - stack, 0)}.",
+            said(_("A stack may hold at most %(high)s chips (%(antes)s antes); with %(stack)s you may add up to "
+                   "%(room)s."), high=high, antes=MAX_STACK_ANTES, stack=stack, room=max(high - stack, 0)),  # fmt: skip
         )
 
 
@@ -470,8 +476,12 @@ def _check_amount(state, seat, command: Command) -> None:
     offered = next((legal for legal in state.legal_moves(seat) if legal.kind == command.kind), None)
     if offered is None or offered.min is None or offered.min <= command.amount <= offered.max:
         return
-    span = f"exactly {offered.min}" if offered.min == offered.max else f"{offered.min} to {offered.max}"
-    raise DoorError("out_of_range", f"The amount of a {command.kind} is {span} now, not {command.amount}.")
+    if offered.min == offered.max:
+        message = _("The amount of a %(kind)s is exactly %(low)s now, not %(amount)s.")
+    else:
+        message = _("The amount of a %(kind)s is %(low)s to %(high)s now, not %(amount)s.")
+    raise DoorError("out_of_range", said(message, kind=command.kind, low=offered.min, high=offered.max,
+                                         amount=command.amount))  # fmt: skip
 
 
 def _check_turn(state, seat, kind) -> None:
@@ -480,5 +490,9 @@ def _check_turn(state, seat, kind) -> None:
         clock = state.clock
         if clock is None or seat not in list(clock.seats):
             if kind not in {legal.kind for legal in state.legal_moves(seat)}:
-                waiting = f"seat {', '.join(map(str, clock.seats))} is to act" if clock else "nobody is to act"
-                raise DoorError("not_your_turn", f"It is not your turn: {waiting}.")
+                if clock:
+                    refused = said(_("It is not your turn: seat %(seats)s is to act."),
+                                   seats=", ".join(map(str, clock.seats)))  # fmt: skip
+                else:
+                    refused = _("It is not your turn: nobody is to act.")
+                raise DoorError("not_your_turn", refused)

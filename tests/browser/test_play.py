@@ -246,7 +246,11 @@ def test_a_tie_offers_split_or_play_on_and_a_svara_offers_the_buy_in_section_7(
                 act_and_wait(page, "call")
             if any(p.locator("#prompt[data-kind=split]").is_visible() for p in pages):
                 break
-        tied = [p for p in pages if p.locator("#prompt[data-kind=split]").is_visible()]
+        for _ in range(50):  # each tied player's page shows the prompt when its own snapshot arrives
+            tied = [p for p in pages if p.locator("#prompt[data-kind=split]").is_visible()]
+            if len(tied) == 2:
+                break
+            pages[0].wait_for_timeout(100)
         assert len(tied) == 2
         for page in tied:
             expect(page.locator("#prompt")).to_contain_text("Split or play on".split()[0])

@@ -13,7 +13,7 @@ export function isMuted() { return localStorage.getItem(MUTE_KEY) === "1"; }
 
 function renderSoundToggle() {
   const b = $("sound-toggle");
-  b.textContent = isMuted() ? "Sound off" : "Sound on";
+  b.textContent = isMuted() ? gettext("Sound off") : gettext("Sound on");
   b.setAttribute("aria-pressed", String(!isMuted()));
 }
 
@@ -52,7 +52,10 @@ function tone() {
   window.svaraTones = (window.svaraTones || 0) + 1;  // for tests: how many tones were played
 }
 
-const ASKS = { move: "Your turn", show: "Show or fold?", split: "Split or play on?", svara_buy_in: "Buy into the svara?", new_deal: "New deal?" };
+const ASKS = {
+  move: gettext("Your turn"), show: gettext("Show or fold?"), split: gettext("Split or play on?"),
+  svara_buy_in: gettext("Buy into the svara?"), new_deal: gettext("New deal?"),
+};
 
 /** After every render: does a clock wait for me now? Then the tab says so and, once per clock, a tone. */
 export function announce() {
@@ -64,7 +67,7 @@ export function announce() {
     announced = null;
     return;
   }
-  const ask = ASKS[clock.kind] || "Your turn";
+  const ask = ASKS[clock.kind] || gettext("Your turn");
   document.title = `● ${ask} · ${baseTitle}`;
   document.body.classList.add("asked");
   const key = `${clock.kind}:${clock.deadline}`;

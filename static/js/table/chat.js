@@ -9,7 +9,7 @@ export function renderChatState() {
   const input = $("chat-input");
   const canChat = open && (mySeat() != null || LOGGED_IN);
   input.disabled = !canChat;
-  input.placeholder = !LOGGED_IN ? "Log in to chat" : open ? "Say something…" : "Between deals";
+  input.placeholder = !LOGGED_IN ? gettext("Log in to chat") : open ? gettext("Say something…") : gettext("Between deals");
   $("chat-form").querySelector("button").disabled = !canChat;
 }
 

@@ -1,5 +1,5 @@
 // Your seat's tools (add chips, sit out, stand up) and the buy-in / add-chips dialog (RULES §10).
-import { $, ANTE, fmt, MAX_STACK_ANTES, MIN_BUY_IN_ANTES, node } from "./dom.js";
+import { $, ANTE, fill, fmt, MAX_STACK_ANTES, MIN_BUY_IN_ANTES, node } from "./dom.js";
 import { me, st } from "./state.js";
 import { send } from "./socket.js";
 import { freshSeed } from "./fair.js";
@@ -21,12 +21,12 @@ export function renderSeatTools() {
     tools.append(b);
     return b;
   };
-  if (between && mine.stack < MAX_STACK_ANTES * ANTE) add("Add chips", () => openChipsDialog("add_chips")).dataset.tool = "add_chips";
-  if (mine.status === "sitting_out") add("I'm back", () => send({ type: "back", seed: freshSeed() }, "back")).dataset.tool = "back";
-  else if (mine.status !== "leaving") add("Sit out", () => send({ type: "sit_out" }, "sit_out")).dataset.tool = "sit_out";
-  add("Stand up", () => {
+  if (between && mine.stack < MAX_STACK_ANTES * ANTE) add(gettext("Add chips"), () => openChipsDialog("add_chips")).dataset.tool = "add_chips";
+  if (mine.status === "sitting_out") add(gettext("I'm back"), () => send({ type: "back", seed: freshSeed() }, "back")).dataset.tool = "back";
+  else if (mine.status !== "leaving") add(gettext("Sit out"), () => send({ type: "sit_out" }, "sit_out")).dataset.tool = "sit_out";
+  add(gettext("Stand up"), () => {
     if (s.phase !== "waiting" && mine.in_deal && !["folded"].includes(mine.status) &&
-        !window.confirm("Standing up now folds your hand. Stand up?")) return;
+        !window.confirm(gettext("Standing up now folds your hand. Stand up?"))) return;
     send({ type: "stand" }, "stand");
   }).dataset.tool = "stand";
 }
@@ -44,15 +44,17 @@ export function openChipsDialog(mode, seat) {
   if (mode === "sit") {
     min = MIN_BUY_IN_ANTES * ANTE;
     max = MAX_STACK_ANTES * ANTE;
-    $("chips-title").textContent = `Sit at seat ${seat + 1}`;
-    $("chips-help").textContent = `Buy-in: ${fmt(min)}–${fmt(max)} chips (${MIN_BUY_IN_ANTES}–${MAX_STACK_ANTES} antes) from your balance.`;
-    $("chips-ok").textContent = "Sit down";
+    $("chips-title").textContent = fill(gettext("Sit at seat %(n)s"), { n: seat + 1 });
+    $("chips-help").textContent = fill(gettext("Buy-in: %(min)s–%(max)s chips (%(low)s–%(high)s antes) from your balance."),
+      { min: fmt(min), max: fmt(max), low: MIN_BUY_IN_ANTES, high: MAX_STACK_ANTES });
+    $("chips-ok").textContent = gettext("Sit down");
   } else {
     min = 1;
     max = MAX_STACK_ANTES * ANTE - (me() ? me().stack : 0);
-    $("chips-title").textContent = "Add chips";
-    $("chips-help").textContent = `Your stack may hold up to ${fmt(MAX_STACK_ANTES * ANTE)} chips (${MAX_STACK_ANTES} antes).`;
-    $("chips-ok").textContent = "Add";
+    $("chips-title").textContent = gettext("Add chips");
+    $("chips-help").textContent = fill(gettext("Your stack may hold up to %(max)s chips (%(antes)s antes)."),
+      { max: fmt(MAX_STACK_ANTES * ANTE), antes: MAX_STACK_ANTES });
+    $("chips-ok").textContent = gettext("Add");
   }
   if (Number.isFinite(balance) && balance >= min) max = Math.min(max, balance);
   range.min = number.min = min;
@@ -61,7 +63,7 @@ export function openChipsDialog(mode, seat) {
   range.value = number.value = Math.max(min, start);
   $("chips-error").hidden = true;
   if (Number.isFinite(balance) && balance < min) {
-    $("chips-error").textContent = `Your balance (${fmt(balance)}) is below the ${fmt(min)} needed.`;
+    $("chips-error").textContent = fill(gettext("Your balance (%(balance)s) is below the %(min)s needed."), { balance: fmt(balance), min: fmt(min) });
     $("chips-error").hidden = false;
   }
   dialog.showModal();
@@ -79,7 +81,7 @@ export function setupChipsDialog() {
     const min = Number(number.min);
     const max = Number(number.max);
     if (!Number.isFinite(amount) || amount < min || amount > max) {
-      $("chips-error").textContent = `Choose a whole number from ${fmt(min)} to ${fmt(max)}.`;
+      $("chips-error").textContent = fill(gettext("Choose a whole number from %(min)s to %(max)s."), { min: fmt(min), max: fmt(max) });
       $("chips-error").hidden = false;
       return;
     }

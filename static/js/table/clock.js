@@ -3,7 +3,10 @@ import { $, node } from "./dom.js";
 import { mySeat, table } from "./state.js";
 import { keepBarInView } from "./prompts.js";
 
-const CLOCK_NAMES = { move: "to act", show: "Show or fold", split: "Split or play on", svara_buy_in: "Svara buy-in", new_deal: "New deal" };
+const CLOCK_NAMES = {
+  move: gettext("to act"), show: gettext("Show or fold"), split: gettext("Split or play on"),
+  svara_buy_in: gettext("Svara buy-in"), new_deal: gettext("New deal"),
+};
 
 export function tick() {
   const snap = table.snap;
@@ -16,7 +19,7 @@ export function tick() {
       fill.classList.toggle("hurry", left < 5 || fraction < 0.25);
     }
     const mine = (snap.clock.seats || []).includes(mySeat());
-    const text = `${left.toFixed(left < 10 ? 1 : 0)} s`;
+    const text = interpolate(gettext("%(seconds)s s"), { seconds: left.toFixed(left < 10 ? 1 : 0) }, true);
     const label = $("clock-label") || (() => {
       const l = node("div", "clock-label num");
       l.id = "clock-label";
@@ -40,7 +43,7 @@ export function tick() {
     myClock.hidden = !mine || snap.clock.kind !== "move" && snap.clock.kind !== "new_deal";
     if (wasHidden && !myClock.hidden) keepBarInView();  // the bar just grew by a line
     if (!myClock.hidden) {
-      myClock.textContent = `${snap.clock.kind === "move" ? "Your move" : "New deal"}: ${text}`;
+      myClock.textContent = `${snap.clock.kind === "move" ? gettext("Your move") : gettext("New deal")}: ${text}`;
       myClock.classList.toggle("hurry", left < 5);
     }
   } else {

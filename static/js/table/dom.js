@@ -13,7 +13,22 @@ export const WILD = wildOf(FAMILY);
 
 export const $ = (id) => document.getElementById(id);
 
-export function fmt(n) { return Number(n).toLocaleString("en-US"); }
+// Chips as the page's language writes numbers (1,000 in English, 1 000 in Russian and Bulgarian), as the server does.
+const NUMBERS = new Intl.NumberFormat(document.documentElement.lang || "en");
+export function fmt(n) { return NUMBERS.format(Number(n)); }
+
+// The page's words in the viewer's language: Django's JavaScript catalogue (/jsi18n/, loaded before the modules)
+// defines gettext, ngettext and interpolate; `fill` puts values into a translated text's %(name)s places.
+export function fill(text, values) { return interpolate(text, values, true); }
+
+// The named hands as the server names them (tables/engine/points.py), in the players' words of each language.
+const HAND_NAMES = {
+  "three shakhas": gettext("three shakhas"), "three foreheads": gettext("three foreheads"),
+  "top trynki": gettext("top trynki"), "two foreheads": gettext("two foreheads"),
+  "three sevens": gettext("three sevens"), "three aces": gettext("three aces"),
+  "two sevens": gettext("two sevens"), "two aces": gettext("two aces"),
+};
+export function handName(name) { return HAND_NAMES[name] || name; }
 
 export function node(tag, className, text) {
   const n = document.createElement(tag);

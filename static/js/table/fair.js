@@ -22,8 +22,8 @@ export function renderFair() {
   if (!fair) return;
   box.querySelector(".fair-deal-no").textContent = fair.deal_no;
   const code = box.querySelector("code");
-  code.textContent = fair.stacked ? "a test deck: not verifiable" : `${fair.commitment.slice(0, 16)}…`;
-  code.title = fair.stacked ? "" : `SHA-256 of this deal's server seed: ${fair.commitment}`;
+  code.textContent = fair.stacked ? gettext("a test deck: not verifiable") : `${fair.commitment.slice(0, 16)}…`;
+  code.title = fair.stacked ? "" : interpolate(gettext("SHA-256 of this deal's server seed: %(commitment)s"), { commitment: fair.commitment }, true);
   box.dataset.commitment = fair.commitment;
   // "Deal me in": once his last seed is used up by a deal, the page sends the next one ahead.
   const mine = s.standing;

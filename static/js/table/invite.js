@@ -9,6 +9,6 @@ if (copy) {
     } catch {
       document.execCommand("copy");  // no clipboard permission (plain http): the selected text
     }
-    copy.textContent = "Copied";
+    copy.textContent = gettext("Copied");
   });
 }

@@ -1,6 +1,6 @@
 // The deal log: one line for each public event the server sends (docs/protocol.md "event"), names (not seat
 // numbers) even after a player left, and every result with its reason, in the order the hands were shown.
-import { $, fmt, nameNode, node } from "./dom.js";
+import { $, fill, fmt, handName, nameNode, node } from "./dom.js";
 import { isBotSeat, nameOf, table } from "./state.js";
 
 const LOG_MAX = 80;
@@ -15,49 +15,63 @@ function names(seats) {
 /** Why the pot went where it did (the engine's `reason`, RULES §5–§7), in words. */
 export function reasonText(reason, winners) {
   const first = (winners || [])[0];
-  const hand = first && first.points != null ? `${first.points}${first.hand_name ? ` (${first.hand_name})` : ""}` : "";
-  if (reason === "best hand") return hand ? `the best hand: ${hand}` : "the best hand";
-  if (reason === "all others folded") return "everyone else folded";
-  if (reason === "all checked (D17)") return "everyone checked: the dealer takes the pot (D17)";
-  if (reason === "split") return hand ? `a tie on ${hand}: the pot is split` : "a tie: the pot is split";
+  const hand = first && first.points != null ? `${first.points}${first.hand_name ? ` (${handName(first.hand_name)})` : ""}` : "";
+  if (reason === "best hand") return hand ? fill(gettext("the best hand: %(hand)s"), { hand }) : gettext("the best hand");
+  if (reason === "all others folded") return gettext("everyone else folded");
+  if (reason === "all checked (D17)") return gettext("everyone checked: the dealer takes the pot (D17)");
+  if (reason === "split") return hand ? fill(gettext("a tie on %(hand)s: the pot is split"), { hand }) : gettext("a tie: the pot is split");
   return reason || "";
 }
 
 function awarded(e) {
   const parts = [];
-  (e.winners || []).forEach((w, n) => { if (n) parts.push(", "); parts.push(who(w.seat), ` takes ${fmt(w.amount)}`); });
+  (e.winners || []).forEach((w, n) => {
+    if (n) parts.push(", ");
+    parts.push(who(w.seat), " ", fill(gettext("takes %(amount)s"), { amount: fmt(w.amount) }));
+  });
   parts.push(` — ${reasonText(e.reason, e.winners)}`);
-  if (e.rake) parts.push(` (rake ${fmt(e.rake)})`);
+  if (e.rake) parts.push(" ", fill(gettext("(rake %(amount)s)"), { amount: fmt(e.rake) }));
   return parts;
 }
 
+// "<name> does this": the name, then the translated rest (%(name)s places filled from `values`).
+function does(seat, text, values) { return [who(seat), " ", values ? fill(text, values) : text]; }
+const SAT_OUT_WHY = {  // the engine's reasons (tables/engine/play.py)
+  "less than one ante (D16)": gettext("less than one ante (D16)"), "no New deal in time": gettext("no New deal in time"),
+};
+const level = (e) => ({ level: fmt(e.level ?? e.amount ?? 0) });
+
 const EVENT_PARTS = {
-  seated: (e) => [nameNode(e.name || nameOf(e.seat), isBotSeat(e.seat)), ` sits down with ${fmt(e.stack ?? e.amount ?? 0)}`],
-  stood: (e) => [who(e.seat), e.leaving ? " stands up (folds; the seat frees after the deal)" : " stands up"],
-  deal_started: (e) => [`Deal ${e.deal_no ?? ""} — dealer `, who(e.dealer)],
-  check: (e) => [who(e.seat), " checks"],
-  bet: (e) => [who(e.seat), ` bets ${fmt(e.level ?? e.amount ?? 0)}`],
-  call: (e) => [who(e.seat), " calls"],
-  raise: (e) => [who(e.seat), ` raises to ${fmt(e.level ?? e.amount ?? 0)}`],
-  fold: (e) => [who(e.seat), " folds"],
-  blind: (e) => [who(e.seat), e.unblind ? ` looks and bets ${fmt(e.level ?? "")} (unblind)` : ` goes blind ${fmt(e.level ?? "")}`],
-  dark: (e) => [who(e.seat), ` bets ${fmt(e.level ?? e.amount ?? "")} in the dark`],
-  all_in: (e) => [who(e.seat), " is all-in"],
-  opened: (e) => [who(e.seat), e.count === 1 ? " looks at a card" : ` has opened ${e.count} cards`],
-  showdown_shown: (e) => [who(e.seat), ` shows ${(e.cards || []).join(" ")} — ${e.points}${e.hand_name ? ` (${e.hand_name})` : ""}`],
-  folded_unseen: (e) => [who(e.seat), " folds unseen"],
-  split_chosen: (e) => [who(e.seat), " wants to split"],
-  play_on_chosen: (e) => [who(e.seat), " wants to play on"],
+  seated: (e) => [nameNode(e.name || nameOf(e.seat), isBotSeat(e.seat)), " ",
+    fill(gettext("sits down with %(amount)s"), { amount: fmt(e.stack ?? e.amount ?? 0) })],
+  stood: (e) => does(e.seat, e.leaving ? gettext("stands up (folds; the seat frees after the deal)") : gettext("stands up")),
+  deal_started: (e) => [fill(gettext("Deal %(n)s — dealer"), { n: e.deal_no ?? "" }), " ", who(e.dealer)],
+  check: (e) => does(e.seat, gettext("checks")),
+  bet: (e) => does(e.seat, gettext("bets %(level)s"), level(e)),
+  call: (e) => does(e.seat, gettext("calls")),
+  raise: (e) => does(e.seat, gettext("raises to %(level)s"), level(e)),
+  fold: (e) => does(e.seat, gettext("folds")),
+  blind: (e) => does(e.seat, e.unblind ? gettext("looks and bets %(level)s (unblind)") : gettext("goes blind %(level)s"),
+    { level: fmt(e.level ?? "") }),
+  dark: (e) => does(e.seat, gettext("bets %(level)s in the dark"), { level: fmt(e.level ?? e.amount ?? "") }),
+  all_in: (e) => does(e.seat, gettext("is all-in")),
+  opened: (e) => does(e.seat, e.count === 1 ? gettext("looks at a card") : gettext("has opened %(count)s cards"), { count: e.count }),
+  showdown_shown: (e) => does(e.seat, gettext("shows %(cards)s — %(points)s"), {
+    cards: (e.cards || []).join(" "), points: `${e.points}${e.hand_name ? ` (${handName(e.hand_name)})` : ""}`,
+  }),
+  folded_unseen: (e) => does(e.seat, gettext("folds unseen")),
+  split_chosen: (e) => does(e.seat, gettext("wants to split")),
+  play_on_chosen: (e) => does(e.seat, gettext("wants to play on")),
   split: awarded,
-  svara: (e) => ["Svara! ", ...names(e.seats), " play on"],
-  buy_in: (e) => [who(e.seat), " buys into the svara"],
-  declined: (e) => [who(e.seat), " declines"],
+  svara: (e) => [gettext("Svara!"), " ", ...names(e.seats), " ", gettext("play on")],
+  buy_in: (e) => does(e.seat, gettext("buys into the svara")),
+  declined: (e) => does(e.seat, gettext("declines")),
   pot_awarded: awarded,
-  timeout: (e) => ["Time is up", ...((e.seats || []).length ? [" for ", ...names(e.seats)] : [])],
-  svara_dealt: () => ["The svara is dealt"],
-  sat_out: (e) => [who(e.seat), ` sits out${e.reason ? ` (${e.reason})` : ""}`],
-  back: (e) => [who(e.seat), " is back"],
-  chips_added: (e) => [who(e.seat), ` adds ${fmt(e.amount)}`],
+  timeout: (e) => [gettext("Time is up"), ...((e.seats || []).length ? [" ", gettext("for"), " ", ...names(e.seats)] : [])],
+  svara_dealt: () => [gettext("The svara is dealt")],
+  sat_out: (e) => does(e.seat, e.reason ? gettext("sits out (%(reason)s)") : gettext("sits out"), e.reason ? { reason: SAT_OUT_WHY[e.reason] || e.reason } : undefined),
+  back: (e) => does(e.seat, gettext("is back")),
+  chips_added: (e) => does(e.seat, gettext("adds %(amount)s"), { amount: fmt(e.amount) }),
 };
 
 export function logEvent(event) {

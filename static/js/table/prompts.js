@@ -1,14 +1,16 @@
 // What you may do now: the prompts with their own clocks (Show/Fold, Split/Play on, the svara buy-in), the action
 // bar with its amount, and the keyboard. Only the snapshot's legal actions are offered.
-import { $, app, fmt, LOGGED_IN, node } from "./dom.js";
+import { $, app, fill, fmt, LOGGED_IN, node } from "./dom.js";
 import { legal, me, mySeat, nameOf, st, table } from "./state.js";
 import { send } from "./socket.js";
 import { freshSeed } from "./fair.js";
 
+// The buttons' words; a button is found by its data-action (the protocol's kind), never by its label.
 export const PLAY_NAMES = {
-  check: "Check", call: "Call", bet: "Bet", raise: "Raise", fold: "Fold", blind: "Blind", dark: "Dark bet",
-  show: "Show", fold_hand: "Fold", split: "Split", play_on: "Play on", buy_in: "Buy in", decline: "Decline",
-  new_deal: "New deal",
+  check: gettext("Check"), call: gettext("Call"), bet: gettext("Bet"), raise: gettext("Raise"), fold: gettext("Fold"),
+  blind: gettext("Blind"), dark: gettext("Dark bet"), show: gettext("Show"), fold_hand: gettext("Fold"),
+  split: gettext("Split"), play_on: gettext("Play on"), buy_in: gettext("Buy in"), decline: gettext("Decline"),
+  new_deal: gettext("New deal"),
 };
 const AMOUNT_KINDS = ["raise", "bet", "dark"];
 let amountKind = null;        // which legal amount the slider is set for
@@ -25,15 +27,15 @@ export function renderPrompt() {
   let title = "";
   let text = "";
   if (found[0] === "show") {
-    title = "Show or fold?";
-    text = "Your hand does not beat the best one shown. Show it, or fold it unseen.";
+    title = gettext("Show or fold?");
+    text = gettext("Your hand does not beat the best one shown. Show it, or fold it unseen.");
   } else if (found[0] === "split") {
-    title = "A tie on top";
-    text = "Split the pot, or play on in a svara? You play on if either of you wants to.";
+    title = gettext("A tie on top");
+    text = gettext("Split the pot, or play on in a svara? You play on if either of you wants to.");
   } else {
-    title = "Svara!";
+    title = gettext("Svara!");
     const price = s.svara ? s.svara.price : null;
-    text = price != null ? `Buy into the svara for ${fmt(price)} chips?` : "Buy into the svara?";
+    text = price != null ? fill(gettext("Buy into the svara for %(price)s chips?"), { price: fmt(price) }) : gettext("Buy into the svara?");
   }
   prompt.append(node("h2", "prompt-title", title));
   prompt.append(node("p", "prompt-text", text));
@@ -42,9 +44,9 @@ export function renderPrompt() {
   clock.id = "prompt-clock";
   prompt.append(clock);
   const bar = node("div", "prompt-clock-bar");
-  const fill = node("span", "prompt-clock-fill");
-  fill.id = "prompt-clock-fill";
-  bar.append(fill);
+  const clockFill = node("span", "prompt-clock-fill");
+  clockFill.id = "prompt-clock-fill";
+  bar.append(clockFill);
   prompt.append(bar);
   const row = node("div", "prompt-actions");
   found.forEach((kind, n) => {
@@ -56,8 +58,8 @@ export function renderPrompt() {
     row.append(b);
   });
   prompt.append(row);
-  const noAnswer = { show: "fold unseen", split: "split", buy_in: "declined" }[found[0]];
-  prompt.append(node("p", "prompt-note muted", `No answer in time: ${noAnswer}. Answer ahead under the table.`));
+  const noAnswer = { show: gettext("fold unseen"), split: gettext("split"), buy_in: gettext("declined") }[found[0]];
+  prompt.append(node("p", "prompt-note muted", fill(gettext("No answer in time: %(what)s. Answer ahead under the table."), { what: noAnswer })));
 }
 
 // The highest level this seat can reach: its level plus its stack (an amount there is all-in).
@@ -72,16 +74,16 @@ export function renderActions() {
   const info = $("my-info");
   info.replaceChildren();
   if (seat == null) {
-    info.append(node("span", "muted", LOGGED_IN ? "You are watching. Pick an empty seat to sit down." : "You are watching."));
+    info.append(node("span", "muted", LOGGED_IN ? gettext("You are watching. Pick an empty seat to sit down.") : gettext("You are watching.")));
     if (!LOGGED_IN) {
-      const a = node("a", "btn btn-small btn-primary", "Log in to play");
+      const a = node("a", "btn btn-small btn-primary", gettext("Log in to play"));
       a.href = app.dataset.loginUrl;
       info.append(a);
     }
   } else if (mine) {
-    info.append(node("span", "", `Seat ${seat + 1} · stack `));
+    info.append(node("span", "", `${fill(gettext("Seat %(n)s · stack"), { n: seat + 1 })} `));
     info.append(node("strong", "num my-stack", fmt(mine.stack)));
-    if (mine.level) info.append(node("span", "muted", ` · your level ${fmt(mine.level)}`));
+    if (mine.level) info.append(node("span", "muted", ` · ${fill(gettext("your level %(level)s"), { level: fmt(mine.level) })}`));
   }
   const playable = ["check", "call", "blind", "dark", "bet", "raise", "fold", "new_deal"];
   const kinds = playable.filter((k) => legal(k));
@@ -94,15 +96,20 @@ export function renderActions() {
     const l = legal(kind);
     let label = PLAY_NAMES[kind];
     if (kind === "call" && l.min != null && mine) {
-      label = l.min >= top() ? `Call all-in ${fmt(l.min - (mine.level || 0))}` : `Call ${fmt(Math.max(0, l.min - (mine.level || 0)))}`;
+      label = l.min >= top() ? fill(gettext("Call all-in %(amount)s"), { amount: fmt(l.min - (mine.level || 0)) })
+        : fill(gettext("Call %(amount)s"), { amount: fmt(Math.max(0, l.min - (mine.level || 0))) });
     }
     // A player who has looked doubles openly: the move is still `blind`, but it unblinds the round (RULES §4).
-    if (kind === "blind" && l.min != null) label = looked ? `Bet ${fmt(l.min)} (unblind)` : `Blind ${fmt(l.min)}`;
-    if (kind === "blind" && l.min != null && l.min >= top()) label = `All-in ${fmt(l.min)}${looked ? " (unblind)" : " blind"}`;
+    const at = { amount: fmt(l.min) };
+    if (kind === "blind" && l.min != null) label = looked ? fill(gettext("Bet %(amount)s (unblind)"), at) : fill(gettext("Blind %(amount)s"), at);
+    if (kind === "blind" && l.min != null && l.min >= top()) {
+      label = looked ? fill(gettext("All-in %(amount)s (unblind)"), at) : fill(gettext("All-in %(amount)s blind"), at);
+    }
     if (AMOUNT_KINDS.includes(kind)) {
-      const named = kind === "dark" && looked ? "Bet" : PLAY_NAMES[kind];
-      label = kind === amountKind || (kind === "dark" && darkOwn) ? `${named} to` : `${named} ${fmt(l.min)}`;
-      if (!(kind === amountKind || (kind === "dark" && darkOwn)) && l.min >= top()) label = `All-in ${fmt(l.min)}`;
+      const named = kind === "dark" && looked ? PLAY_NAMES.bet : PLAY_NAMES[kind];
+      label = kind === amountKind || (kind === "dark" && darkOwn) ? fill(gettext("%(move)s to"), { move: named })
+        : fill(gettext("%(move)s %(amount)s"), { move: named, amount: fmt(l.min) });
+      if (!(kind === amountKind || (kind === "dark" && darkOwn)) && l.min >= top()) label = fill(gettext("All-in %(amount)s"), at);
     }
     const b = node("button", "btn action", label);
     b.type = "button";
@@ -125,8 +132,8 @@ export function renderActions() {
       input.step = 1;
       input.inputMode = "numeric";
       input.value = darkValue != null && darkValue >= l.min && darkValue <= l.max ? darkValue : l.min;
-      input.setAttribute("aria-label", `Dark bet: your level, ${l.min} to ${l.max} (D7)`);
-      input.title = `Dark bet: ${fmt(l.min)} (one ante) to ${fmt(l.max)} (the pot), D7`;
+      input.setAttribute("aria-label", fill(gettext("Dark bet: your level, %(min)s to %(max)s (D7)"), { min: l.min, max: l.max }));
+      input.title = fill(gettext("Dark bet: %(min)s (one ante) to %(max)s (the pot), D7"), { min: fmt(l.min), max: fmt(l.max) });
       input.addEventListener("input", () => { darkValue = input.value; typed.dark = true; confirming = null; refreshAmounts(); });
       input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); doAction("dark"); } });
       group.append(b, input);
@@ -141,9 +148,10 @@ export function renderActions() {
     if (clock && (clock.seats || []).includes(seat)) {
       // The prompt above asks you; never "Waiting for <you>".
     } else if (waitingOn.length) {
-      bar.append(node("span", "muted waiting-note", `Waiting for ${waitingOn.map(nameOf).join(" and ")}…`));
+      bar.append(node("span", "muted waiting-note",
+        fill(gettext("Waiting for %(names)s…"), { names: waitingOn.map(nameOf).join(` ${gettext("and")} `) })));
     } else {
-      bar.append(node("span", "muted waiting-note", "Waiting…"));
+      bar.append(node("span", "muted waiting-note", gettext("Waiting…")));
     }
   }
   refreshAmounts();
@@ -173,15 +181,20 @@ let confirming = null;         // the kind whose typed all-in waits for its conf
 /** A typed amount checked against the engine's range: {level} or {error} saying why (nothing is clamped). */
 function checkAmount(kind, text) {
   const l = legal(kind);
-  const what = { raise: "A raise brings your level to", bet: "A bet brings your level to", dark: "A dark bet brings your level to" }[kind];
+  const what = {
+    raise: gettext("A raise brings your level to"), bet: gettext("A bet brings your level to"),
+    dark: gettext("A dark bet brings your level to"),
+  }[kind];
   const range = `${fmt(l.min)}–${fmt(l.max)}`;
   const trimmed = String(text).trim();
-  if (!/^\d+$/.test(trimmed)) return { error: `${what} a whole number of chips, ${range}.` };
+  if (!/^\d+$/.test(trimmed)) return { error: fill(gettext("%(what)s a whole number of chips, %(range)s."), { what, range }) };
   const level = Number(trimmed);
-  if (level < l.min) return { error: `${what} at least ${fmt(l.min)} (${range}); ${fmt(level)} is too little.` };
+  if (level < l.min) {
+    return { error: fill(gettext("%(what)s at least %(min)s (%(range)s); %(level)s is too little."), { what, min: fmt(l.min), range, level: fmt(level) }) };
+  }
   if (level > l.max) {
-    const why = l.max >= top() ? "your stack goes no higher" : "a bet is at most the pot (D2)";
-    return { error: `${what} at most ${fmt(l.max)}: ${why}; ${fmt(level)} is too much.` };
+    const why = l.max >= top() ? gettext("your stack goes no higher") : gettext("a bet is at most the pot (D2)");
+    return { error: fill(gettext("%(what)s at most %(max)s: %(why)s; %(level)s is too much."), { what, max: fmt(l.max), why, level: fmt(level) }) };
   }
   return { level };
 }
@@ -200,9 +213,11 @@ function refreshAmounts() {
     button.setAttribute("aria-invalid", String(Boolean(checked.error)));
     const allIn = !checked.error && checked.level >= top();
     button.classList.toggle("is-all-in", allIn);
-    const named = kind === "dark" && me() && me().opened > 0 ? "Bet" : PLAY_NAMES[kind];
-    let label = checked.error ? `${named} to …` : allIn ? `All-in ${fmt(checked.level)}` : `${named} to ${fmt(checked.level)}`;
-    if (confirming === kind && allIn) label = `Confirm all-in ${fmt(checked.level)}`;
+    const named = kind === "dark" && me() && me().opened > 0 ? PLAY_NAMES.bet : PLAY_NAMES[kind];
+    const at = { move: named, amount: fmt(checked.level) };
+    let label = checked.error ? fill(gettext("%(move)s to …"), at) : allIn ? fill(gettext("All-in %(amount)s"), at)
+      : fill(gettext("%(move)s to %(amount)s"), at);
+    if (confirming === kind && allIn) label = fill(gettext("Confirm all-in %(amount)s"), at);
     const amount = button.querySelector(".action-amount");
     if (amount) {
       button.firstChild.textContent = "";

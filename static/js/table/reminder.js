@@ -20,9 +20,11 @@ function check() {
   if (Date.now() < next || !banner.hidden) return;
   const played = Math.floor((Date.now() - since) / 60000);
   const hours = Math.floor(played / 60);
-  const spoken = hours ? `${hours} h ${played % 60} min` : `${played} min`;
-  document.getElementById("session-reminder-text").textContent =
-    `You have been playing at this table for ${spoken} (your reminder is every ${minutes} min).`;
+  const spoken = hours ? interpolate(gettext("%(hours)s h %(minutes)s min"), { hours, minutes: played % 60 }, true)
+    : interpolate(gettext("%(minutes)s min"), { minutes: played }, true);
+  document.getElementById("session-reminder-text").textContent = interpolate(
+    gettext("You have been playing at this table for %(spoken)s (your reminder is every %(minutes)s min)."),
+    { spoken, minutes }, true);
   banner.hidden = false;
 }
 

@@ -1,5 +1,5 @@
 // One WebSocket to /ws/tables/<id>/ (docs/protocol.md): connecting, reconnecting with backoff, sending with ids.
-import { $, app, toast } from "./dom.js";
+import { $, app, fill, toast } from "./dom.js";
 import { isClosed } from "./state.js";
 
 let socket = null;
@@ -25,11 +25,11 @@ export function setConn(state, text) {
 export function connect(receive) {
   if (receive) onMessage = receive;
   clearTimeout(reconnectTimer);
-  setConn(retry ? "lost" : "connecting", retry ? "Reconnecting…" : "Connecting…");
+  setConn(retry ? "lost" : "connecting", retry ? gettext("Reconnecting…") : gettext("Connecting…"));
   socket = new WebSocket(wsUrl());
   socket.addEventListener("open", () => {
     retry = 0;
-    setConn("live", "Live");
+    setConn("live", gettext("Live"));
   });
   socket.addEventListener("message", (e) => {
     let msg;
@@ -38,7 +38,7 @@ export function connect(receive) {
   });
   socket.addEventListener("close", () => {
     if (isClosed()) {
-      setConn("closed", "Table closed");
+      setConn("closed", gettext("Table closed"));
       return;
     }
     scheduleReconnect();
@@ -49,14 +49,15 @@ function scheduleReconnect() {
   // Exponential backoff with jitter: 0.5 s, 1 s, 2 s … at most 10 s.
   const delay = Math.min(10000, 500 * 2 ** retry) * (0.75 + Math.random() * 0.5);
   retry += 1;
-  setConn("lost", `Connection lost — retrying in ${Math.ceil(delay / 1000)} s`);
-  $("lost-banner").textContent = `Connection lost — reconnecting in ${Math.ceil(delay / 1000)} s…`;
+  const seconds = Math.ceil(delay / 1000);
+  setConn("lost", fill(gettext("Connection lost — retrying in %(seconds)s s"), { seconds }));
+  $("lost-banner").textContent = fill(gettext("Connection lost — reconnecting in %(seconds)s s…"), { seconds });
   reconnectTimer = setTimeout(() => connect(), delay);
 }
 
 export function send(message, label) {
   if (!socket || socket.readyState !== WebSocket.OPEN) {
-    toast("Not connected: wait for the connection to come back.");
+    toast(gettext("Not connected: wait for the connection to come back."));
     return null;
   }
   const id = `m${Date.now().toString(36)}-${++messageNo}`;

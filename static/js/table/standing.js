@@ -42,10 +42,10 @@ async function seatBots(e) {
       method: "POST", body, headers: { "X-CSRFToken": app.dataset.csrf, Accept: "application/json" },
       credentials: "same-origin",
     });
-    const answer = await response.json().catch(() => ({ error: "The server did not answer; try again." }));
+    const answer = await response.json().catch(() => ({ error: gettext("The server did not answer; try again.") }));
     if (answer.error) toast(answer.error);
   } catch {
-    toast("Not connected: the bots were not seated.");
+    toast(gettext("Not connected: the bots were not seated."));
   } finally {
     button.disabled = false;
   }

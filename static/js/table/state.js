@@ -19,7 +19,7 @@ export function nameOf(seat) {
   const s = st();
   if (s && seat != null && s.seats[seat]) return s.seats[seat].name;
   if (seat != null && table.seatNames.has(seat)) return table.seatNames.get(seat);
-  return seat != null ? `seat ${seat + 1}` : "";
+  return seat != null ? fill(gettext("seat %(n)s"), { n: seat + 1 }) : "";
 }
 
 export function isBotSeat(seat) {

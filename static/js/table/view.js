@@ -1,6 +1,6 @@
 // The felt: the phase line, the seats on the oval, the hands, the levels and the last result.
 import { cardSvg } from "../cards.js";
-import { $, app, fmt, LOGGED_IN, nameNode, node, SEAT_COUNT, WILD } from "./dom.js";
+import { $, app, fill, fmt, handName, LOGGED_IN, nameNode, node, SEAT_COUNT, WILD } from "./dom.js";
 import { isBotSeat, isClosed, legal, mySeat, nameOf, st, table } from "./state.js";
 import { send, setConn } from "./socket.js";
 import { openChipsDialog, renderSeatTools } from "./chips.js";
@@ -9,8 +9,9 @@ import { renderChatState } from "./chat.js";
 import { reasonText } from "./log.js";
 
 const PHASE_NAMES = {
-  waiting: "Between deals", betting: "Betting", blind_round: "Blind round", dark_round: "Dark betting",
-  showdown: "Showdown", split_choice: "Split or play on?", svara_buy_in: "Svara: buy-in offers",
+  waiting: gettext("Between deals"), betting: gettext("Betting"), blind_round: gettext("Blind round"),
+  dark_round: gettext("Dark betting"), showdown: gettext("Showdown"), split_choice: gettext("Split or play on?"),
+  svara_buy_in: gettext("Svara: buy-in offers"),
 };
 let lastResultShown = null;   // deal_no of the result already animated
 let lastPot = null;
@@ -49,27 +50,27 @@ export function render() {
 
 /** A closed table offers neither a seat nor chat: it says so. */
 export function showClosed() {
-  setConn("closed", "Table closed");
+  setConn("closed", gettext("Table closed"));
   app.classList.add("is-closed");
-  $("phase").textContent = "This table is closed.";
+  $("phase").textContent = gettext("This table is closed.");
   $("closed-banner").hidden = false;
   $("seat-tools").replaceChildren();
   $("action-buttons").replaceChildren();
   for (const b of document.querySelectorAll(".sit-here")) b.remove();
   const input = $("chat-input");
   input.disabled = true;
-  input.placeholder = "The table is closed";
+  input.placeholder = gettext("The table is closed");
   $("chat-form").querySelector("button").disabled = true;
 }
 
 function renderPhase() {
   const s = st();
   let text = PHASE_NAMES[s.phase] || s.phase;
-  if (s.svara_chain) text = `Svara ${s.svara_chain > 1 ? "×" + s.svara_chain : ""} · ${text}`;
+  if (s.svara_chain) text = `${gettext("Svara")} ${s.svara_chain > 1 ? "×" + s.svara_chain : ""} · ${text}`;
   if (s.turn != null && s.seats[s.turn]) {
-    text += s.turn === mySeat() ? " · your turn" : ` · ${s.seats[s.turn].name}`;
+    text += s.turn === mySeat() ? ` · ${gettext("your turn")}` : ` · ${s.seats[s.turn].name}`;
   }
-  if (s.phase !== "waiting" && s.bet_level) text += ` · level ${fmt(s.bet_level)}`;
+  if (s.phase !== "waiting" && s.bet_level) text += ` · ${fill(gettext("level %(level)s"), { level: fmt(s.bet_level) })}`;
   $("phase").textContent = text;
 }
 
@@ -91,12 +92,12 @@ function renderSeats() {
     if (!seat) {
       box.classList.add("seat-empty");
       if (mySeat() == null && LOGGED_IN && snap.table.status !== "closed") {
-        const b = node("button", "btn btn-small sit-here", "Sit here");
+        const b = node("button", "btn btn-small sit-here", gettext("Sit here"));
         b.type = "button";
         b.addEventListener("click", () => openChipsDialog("sit", i));
         box.append(b);
       } else {
-        box.append(node("span", "seat-free muted", LOGGED_IN || mySeat() != null ? "empty" : "free seat"));
+        box.append(node("span", "seat-free muted", LOGGED_IN || mySeat() != null ? gettext("empty") : gettext("free seat")));
       }
       seats.append(box);
       continue;
@@ -111,7 +112,7 @@ function renderSeats() {
     const plate = node("div", "plate");
     plate.append(nameNode(seat.name, seat.bot, "seat-name"));
     const stack = node("div", "seat-stack num", fmt(seat.stack));
-    stack.title = "Stack";
+    stack.title = gettext("Stack");
     plate.append(stack);
     const status = statusText(seat);
     if (status) plate.append(node("div", "seat-status", status));
@@ -129,7 +130,7 @@ function renderSeats() {
     }
     if (seat.is_dealer || s.dealer === i) {
       const d = node("span", "dealer-button", "D");
-      d.title = "Dealer";
+      d.title = gettext("Dealer");
       plate.append(d);  // the plate's top corner: clear of the stack digits and the cards
     }
     seats.append(box);
@@ -146,20 +147,20 @@ function renderSeats() {
       level.style.top = `${ly}%`;
       level.append(node("span", "chip-stack"));
       level.append(node("span", "num", fmt(seat.level)));
-      level.title = `${seat.name}'s level`;
+      level.title = fill(gettext("%(name)s's level"), { name: seat.name });
       seats.append(level);
     }
   }
 }
 
 function statusText(seat) {
-  if (seat.status === "folded") return "folded";
-  if (seat.status === "all_in") return "all-in";
-  if (seat.status === "sitting_out") return "sitting out";
-  if (seat.status === "leaving") return "leaving";
-  if (seat.shown && seat.hand_name) return seat.hand_name;
-  if (seat.shown && seat.points != null) return `${seat.points} points`;
-  if (st().phase === "waiting" && seat.ready) return "ready";
+  if (seat.status === "folded") return gettext("folded");
+  if (seat.status === "all_in") return gettext("all-in");
+  if (seat.status === "sitting_out") return gettext("sitting out");
+  if (seat.status === "leaving") return gettext("leaving");
+  if (seat.shown && seat.hand_name) return handName(seat.hand_name);
+  if (seat.shown && seat.points != null) return fill(ngettext("%(points)s point", "%(points)s points", seat.points), { points: seat.points });
+  if (st().phase === "waiting" && seat.ready) return gettext("ready");
   return "";
 }
 
@@ -169,14 +170,14 @@ function seatBadges(seat, offline) {
   if (seat.in_deal && !seat.shown && seat.status !== "folded") {
     const opened = seat.opened || 0;
     const looked = node("span", `badge badge-looked${opened ? " has-looked" : ""}`,
-      opened === 0 ? (seat.blind ? "blind" : "not looked") : opened === 3 ? "looked 3/3" : `looked ${opened}/3`);
+      opened === 0 ? (seat.blind ? gettext("blind") : gettext("not looked")) : fill(gettext("looked %(opened)s/3"), { opened }));
     looked.dataset.opened = opened;
-    looked.title = opened ? `Has opened ${opened} of 3 cards` : "Has not looked at his cards";
+    looked.title = opened ? fill(gettext("Has opened %(opened)s of 3 cards"), { opened }) : gettext("Has not looked at his cards");
     row.append(looked);
   }
   if (offline) {
-    const b = node("span", "badge badge-offline", "offline");
-    b.title = "No connection: stands up after 2 minutes (RULES §9)";
+    const b = node("span", "badge badge-offline", gettext("offline"));
+    b.title = gettext("No connection: stands up after 2 minutes (RULES §9)");
     row.append(b);
   }
   return row;
@@ -198,8 +199,8 @@ function renderHand(seat, i) {
       wrap.type = "button";
       if (!card && openLegal) {
         wrap.classList.add("can-open");
-        wrap.title = "Open this card";
-        wrap.setAttribute("aria-label", `Open card ${index + 1}`);
+        wrap.title = gettext("Open this card");
+        wrap.setAttribute("aria-label", fill(gettext("Open card %(n)s"), { n: index + 1 }));
         wrap.addEventListener("click", () => send({ type: "open", card: index }, "open"));
       } else {
         wrap.disabled = !card;
@@ -237,20 +238,21 @@ function renderResult() {
     for (const c of shown.cards || []) cards.append(cardSvg(c, { wild: c === WILD }));
     line.append(cards);
     line.append(node("span", "shown-points num", shown.points));
-    if (shown.hand_name) line.append(node("span", "shown-hand", shown.hand_name));
+    if (shown.hand_name) line.append(node("span", "shown-hand", handName(shown.hand_name)));
     result.append(line);
   });
   const winners = last.winners || [];
   const banner = node("div", "winner-line");
   banner.style.animationDelay = `${(last.shown || []).length * 0.6}s`;
   winners.forEach((w, n) => {
-    if (n) banner.append(last.kind === "split" ? " and " : ", ");
+    if (n) banner.append(last.kind === "split" ? ` ${gettext("and")} ` : ", ");
     const name = table.playerNames.get(String(w.player)) || nameOf(w.seat);
     banner.append(nameNode(name, isBotSeat(w.seat), "winner-name"));
   });
   const amounts = winners.map((w) => fmt(w.amount)).join(" + ");
-  banner.append(last.kind === "split" ? ` take ${amounts}` : ` ${winners.length > 1 ? "win" : "wins"} ${amounts}`);
-  if (last.rake) banner.append(node("span", "muted rake", ` (rake ${fmt(last.rake)})`));
+  banner.append(" ", last.kind === "split" ? fill(gettext("take %(amounts)s"), { amounts })
+    : fill(ngettext("wins %(amounts)s", "win %(amounts)s", winners.length), { amounts }));
+  if (last.rake) banner.append(node("span", "muted rake", ` ${fill(gettext("(rake %(amount)s)"), { amount: fmt(last.rake) })}`));
   result.append(banner);
   const reason = node("div", "result-reason", reasonText(last.reason, winners));
   reason.style.animationDelay = banner.style.animationDelay;
