@@ -18,3 +18,15 @@ def pytest_runtest_makereport(item, call):
     if IN_CI and report.skipped and not hasattr(report, "wasxfail"):
         report.outcome = "failed"
         report.longrepr = f"skipped under CI, which must run everything: {report.longrepr}"
+
+
+@pytest.fixture(autouse=True)
+def _no_language_left_over():
+    """Each test starts in the default language. A request through the test client activates its reader's
+    language (LocaleMiddleware, accounts/language.py) in the test's own thread and leaves it there; in the servers
+    each request and socket has its own context, but here the next test's door refusals were read in Bulgarian."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()

@@ -13,10 +13,10 @@ MAX_RANGE_DAYS = 366
 
 class DateRangeForm(forms.Form):
     date_from = forms.DateField(
-        label="From", required=False, widget=forms.DateInput(attrs={"type": "date"}), help_text="YYYY-MM-DD"
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}), help_text=_("YYYY-MM-DD")
     )
     date_to = forms.DateField(
-        label="To", required=False, widget=forms.DateInput(attrs={"type": "date"}), help_text="YYYY-MM-DD"
+        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}), help_text=_("YYYY-MM-DD")
     )
 
     def clean(self):
@@ -27,9 +27,11 @@ class DateRangeForm(forms.Form):
         end = cleaned.get("date_to") or today
         start = cleaned.get("date_from") or end - timedelta(days=29)
         if start > end:
-            raise forms.ValidationError(f"The start date {start} is after the end date {end}.")
+            raise forms.ValidationError(
+                _("The start date %(start)s is after the end date %(end)s.") % {"start": start, "end": end}
+            )
         if (end - start).days + 1 > MAX_RANGE_DAYS:
-            raise forms.ValidationError(f"Choose at most {MAX_RANGE_DAYS} days.")
+            raise forms.ValidationError(_("Choose at most %(days)s days.") % {"days": MAX_RANGE_DAYS})
         cleaned["date_from"], cleaned["date_to"] = start, end
         return cleaned
 
@@ -44,15 +46,15 @@ def find_player(text: str):
 
 
 class StatementForm(DateRangeForm):
-    player = forms.CharField(label="Player (e-mail or id)", max_length=254)
+    player = forms.CharField(label=_("Player (e-mail or id)"), max_length=254)
     field_order = ["player", "date_from", "date_to"]
 
     def clean_player(self):
         user = find_player(self.cleaned_data["player"])
         if user is None:
-            raise forms.ValidationError("No player with that e-mail or id.")
+            raise forms.ValidationError(_("No player with that e-mail or id."))
         if user.is_bot:
-            raise forms.ValidationError("Bots have no balance; see the bots' pool in circulation.")
+            raise forms.ValidationError(_("Bots have no balance; see the bots' pool in circulation."))
         return user
 
 

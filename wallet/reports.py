@@ -7,6 +7,7 @@ from django.db.models import Count, Sum
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
 
 from .models import AccountKind, LedgerAccount, Transfer, TransferKind
 
@@ -77,11 +78,11 @@ def circulation() -> dict:
             kind, label, sums.get(kind, {}).get("accounts", 0), sums.get(kind, {}).get("chips") or 0
         )
         for kind, label in (
-            (AccountKind.BALANCE, "Players' balances"),
-            (AccountKind.STACK, "Stacks at tables"),
-            (AccountKind.POT, "Pots at tables"),
-            (AccountKind.BOTS_POOL, "Bots' pool"),
-            (AccountKind.HOUSE, "House (rake)"),
+            (AccountKind.BALANCE, _("Players' balances")),
+            (AccountKind.STACK, _("Stacks at tables")),
+            (AccountKind.POT, _("Pots at tables")),
+            (AccountKind.BOTS_POOL, _("Bots' pool")),
+            (AccountKind.HOUSE, _("House (rake)")),
         )
     ]
     total = sum(r.chips for r in rows)
@@ -113,7 +114,7 @@ def rake_chart_svg(days: list[tuple[date, int]], *, width: int = 720, height: in
                 f"{pad_top + plot_h - h:.1f}",
                 f"{bar_w:.1f}",
                 f"{h:.1f}",
-                f"{day.isoformat()}: {total} chips",
+                _("%(day)s: %(chips)s chips") % {"day": day.isoformat(), "chips": total},
             )
         )
     bars_svg = format_html_join(
@@ -125,7 +126,7 @@ def rake_chart_svg(days: list[tuple[date, int]], *, width: int = 720, height: in
     first = days[0][0].isoformat() if days else ""
     last = days[-1][0].isoformat() if days else ""
     return format_html(
-        '<svg class="rake-chart" role="img" aria-label="Daily rake from {first} to {last}, peak {top} chips" '
+        '<svg class="rake-chart" role="img" aria-label="{label}" '
         'viewBox="0 0 {w} {h}" width="100%" xmlns="http://www.w3.org/2000/svg">'
         '<line x1="{pl}" y1="{base}" x2="{right}" y2="{base}" stroke="currentColor" stroke-opacity="0.5"/>'
         '<text x="{tx}" y="{ty}" font-size="11" text-anchor="end" fill="currentColor">{top}</text>'
@@ -134,6 +135,8 @@ def rake_chart_svg(days: list[tuple[date, int]], *, width: int = 720, height: in
         '<text x="{pl}" y="{h_text}" font-size="11" fill="currentColor">{first}</text>'
         '<text x="{right}" y="{h_text}" font-size="11" text-anchor="end" fill="currentColor">{last}</text>'
         "</svg>",
+        label=_("Daily rake from %(first)s to %(last)s, peak %(top)s chips")
+        % {"first": first, "last": last, "top": top if any(t for _, t in days) else 0},
         first=first,
         last=last,
         top=top if any(t for _, t in days) else 0,

@@ -6,6 +6,7 @@ import csv
 from django.contrib.admin.views.decorators import staff_member_required
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils import translation
 from django.views.decorators.http import require_GET
 
 from . import reports
@@ -85,13 +86,14 @@ def rake(request):
 
 @staff_member_required
 def circulation(request):
-    data = reports.circulation()
     if _wants_csv(request):
+        with translation.override("en"):  # a CSV is data: its words are the same for every reader
+            data = reports.circulation()
         rows = [(r.kind, r.label, r.accounts, r.chips) for r in data["rows"]]
         rows.append(("total", "Chips in circulation", "", data["total"]))
         rows.append(("treasury", "Issued by the treasury", "", data["issued"]))
         return _csv("chips-in-circulation.csv", ["kind", "where", "accounts", "chips"], rows)
-    return render(request, "wallet/circulation.html", data)
+    return render(request, "wallet/circulation.html", reports.circulation())
 
 
 @staff_member_required
@@ -105,8 +107,9 @@ def player_statement(request):
     start, end = form.cleaned_data["date_from"], form.cleaned_data["date_to"]
     since, until = reports.day_bounds(start, end)
     account = LedgerAccount.objects.filter(kind=AccountKind.BALANCE, user=player).first()
-    lines = statement(account, since=since, until=until) if account else []
     if _wants_csv(request):
+        with translation.override("en"):  # a CSV is data: its words are the same for every reader
+            lines = statement(account, since=since, until=until) if account else []
         rows = [
             (
                 line.created_at.isoformat(),
@@ -123,6 +126,7 @@ def player_statement(request):
             ["time", "kind", "description", "change", "balance_after", "key"],
             rows,
         )
+    lines = statement(account, since=since, until=until) if account else []
     return render(
         request,
         "wallet/statement.html",

@@ -171,3 +171,25 @@ def test_the_checker_finds_english_left_on_a_page():
     assert english_left("Открытые столы. Log in to create a table or take a seat", "ru", set())
     assert english_left("Открытые столы. Shuffle", "ru", set()) == ["Shuffle"]
     assert english_left("Открытые столы · Svara · anna@example.com · Анна", "ru", {"Анна"}) == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_finance_pages_speak_the_staff_members_language(played, language):
+    """Staff read the finance pages in their language too; only the CSV exports, being data, stay English."""
+    staff = make_user("finance@example.com", is_staff=True, display_name="Финансы")
+    client = Client(headers={"accept-language": language})
+    client.force_login(staff)
+    user = played["user"]
+    for path in ["/finance/", "/finance/rake/", "/finance/circulation/", "/finance/statement/",
+                 f"/finance/statement/?player={user.email}", "/finance/rake/?date_from=2026-02-01&date_to=2026-01-01",
+                 "/finance/statement/?player=nobody@example.com"]:  # fmt: skip
+        response = client.get(path)
+        assert response.status_code in (200, 400), path
+        html = response.content.decode()
+        assert f'<html lang="{language}">' in html, path
+        assert english_left(visible(html, language), language, {"Анна", "Финансы"}) == [], (
+            path,
+            english_left(visible(html, language), language, {"Анна", "Финансы"}),
+        )
+    csv = client.get("/finance/circulation/?format=csv").content.decode()
+    assert "Players' balances" in csv and "Issued by the treasury" in csv
