@@ -14,7 +14,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils.translation import gettext_lazy as _
 
-from config.said import said
+from config.said import grouped, said
 from tables import services as door
 from tables.engine.rules import MAX_STACK_ANTES, MIN_BUY_IN_ANTES
 from tables.models import Table, TableSeat, TableStatus
@@ -50,7 +50,7 @@ def no_chips_message(balance: int):
     return said(
         _("You have %(balance)s chips, and the smallest table buy-in is %(low)s chips (%(low)s antes of 1). Chips "
           "come from the club's staff: ask them to credit your balance (your chip history is on your profile page)."),
-        balance=f"{balance:,}", low=MIN_BUY_IN_ANTES,
+        balance=grouped(balance), low=MIN_BUY_IN_ANTES,
     )  # fmt: skip
 
 

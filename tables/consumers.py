@@ -271,7 +271,8 @@ class TableConsumer(GuardedConsumer):
         still = await on_read_threads(selectors.committed)(self.table_id, self.user, self.session, check_access=True)
         if still is None:
             await self.leave()
-            await self.no_such_table()
+            with self.speaking():  # a group message runs outside `receive`: its words need the viewer's language
+                await self.no_such_table()
 
     async def table_chat(self, message):
         await self.send_json(message["line"])

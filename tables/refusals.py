@@ -10,6 +10,7 @@ import re
 from django.utils.translation import gettext_lazy as _
 
 from .errors import said
+from .words import moves
 
 # Whole texts, and texts with values (named groups fill the translation's %(name)s places).
 _FIXED = {
@@ -77,7 +78,11 @@ def engine_refusal(text: str):
     for pattern, message in _PATTERNS:
         found = pattern.fullmatch(text)
         if found:
-            return said(message, **found.groupdict())
+            values = found.groupdict()
+            for name in ("kind", "may"):  # the moves, as the viewer's buttons say them
+                if name in values:
+                    values[name] = moves(values[name])
+            return said(message, **values)
     return text
 
 

@@ -2,6 +2,7 @@
 translation catalogue: the engine stays free of Django and keeps its English names, and a template or view turns
 them into the viewer's language (`{% translate table.family %}`, `hand_name`; docs/translations.md)."""
 
+from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_noop
 
 from .engine import points
@@ -24,3 +25,37 @@ HAND_NAMES = {
 def hand_name(name: str | None) -> str | None:
     """A named hand in the active language (None stays None)."""
     return gettext(name) if name else name
+
+
+# The moves a refusal names (the protocol's kinds), as their buttons say them (static/js/table/): "you cannot
+# raise now (you may: call, fold)" reads «Повысить», «Уравнять» in Russian, not the protocol's words.
+MOVES = {
+    "check": gettext_noop("Check"),
+    "call": gettext_noop("Call"),
+    "bet": gettext_noop("Bet"),
+    "raise": gettext_noop("Raise"),
+    "fold": gettext_noop("Fold"),
+    "blind": gettext_noop("Blind"),
+    "dark": gettext_noop("In the dark"),
+    "open": gettext_noop("Open a card"),
+    "show": gettext_noop("Show"),
+    "fold_hand": gettext_noop("Fold unseen"),
+    "split": gettext_noop("Split"),
+    "play_on": gettext_noop("Play on"),
+    "buy_in": gettext_noop("Buy in"),
+    "decline": gettext_noop("Decline"),
+    "new_deal": gettext_noop("New deal"),
+    "sit_out": gettext_noop("Sit out"),
+    "back": gettext_noop("Back"),
+    "stand": gettext_noop("Stand up"),
+    "add_chips": gettext_noop("Add chips"),
+    "sit": gettext_noop("Sit down"),
+}
+
+
+def _moves(kinds: str) -> str:
+    """`kinds` ("call" or "call, fold") as the buttons say them in the active language, each in quotes."""
+    return ", ".join(gettext("“%(move)s”") % {"move": gettext(MOVES.get(kind, kind))} for kind in kinds.split(", "))
+
+
+moves = lazy(_moves, str)  # said in the door, read in the viewer's language

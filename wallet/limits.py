@@ -28,11 +28,12 @@ from datetime import UTC, datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Q, Sum
-from django.utils import dateformat, timezone
+from django.utils import dateformat, formats, timezone
 from django.utils.functional import lazy
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from config.said import grouped
 from config.said import said as lazily_said
 
 from .models import AccountKind, PlayerLimits, Transfer, TransferKind
@@ -183,8 +184,8 @@ def _shown(name: str, value: int | None) -> str:
     if value is None:
         return gettext("none")
     if name == "session_minutes":
-        return gettext("%(n)s minutes") % {"n": value}
-    return gettext("%(n)s chips") % {"n": f"{value:,}"}
+        return ngettext("%(n)s minute", "%(n)s minutes", value) % {"n": value}
+    return ngettext("%(n)s chip", "%(n)s chips", value) % {"n": formats.number_format(value, force_grouping=True)}
 
 
 def exclude(user, period: str, now: datetime | None = None) -> datetime:
@@ -252,8 +253,8 @@ def check_buy_in(user_id: int, amount: int, what=SIT_DOWN, now: datetime | None 
             "limit_reached",
             lazily_said(_("Your daily buy-in cap is %(cap)s chips and you have bought in %(bought)s today: you may buy "
                           "in at most %(room)s more until %(midnight)s, not %(amount)s."),
-                        cap=f"{cap:,}", bought=f"{bought:,}", room=f"{max(cap - bought, 0):,}", midnight=midnight,
-                        amount=f"{amount:,}"),  # fmt: skip
+                        cap=grouped(cap), bought=grouped(bought), room=grouped(max(cap - bought, 0)), midnight=midnight,
+                        amount=grouped(amount)),  # fmt: skip
         )
     lost = max(bought - back, 0)
     if loss_limit is not None and lost + amount > loss_limit:
@@ -261,6 +262,6 @@ def check_buy_in(user_id: int, amount: int, what=SIT_DOWN, now: datetime | None 
             "limit_reached",
             lazily_said(_("Your daily loss limit is %(limit)s chips and you have lost %(lost)s today: a buy-in of "
                           "%(amount)s could take you past it. You may buy in at most %(room)s until %(midnight)s."),
-                        limit=f"{loss_limit:,}", lost=f"{lost:,}", amount=f"{amount:,}",
-                        room=f"{max(loss_limit - lost, 0):,}", midnight=midnight),  # fmt: skip
+                        limit=grouped(loss_limit), lost=grouped(lost), amount=grouped(amount),
+                        room=grouped(max(loss_limit - lost, 0)), midnight=midnight),  # fmt: skip
         )

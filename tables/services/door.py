@@ -35,6 +35,7 @@ from ..models import Family, Table, TableSeat, TableStatus
 from ..protocol import Command, check_client_id, parse_action
 from ..refusals import engine_refusal
 from ..state_io import bot_players, chips_of, free_seats, seat_of
+from ..words import moves
 from . import history, ledger, notify, presence, replies, statements
 
 log = logging.getLogger(__name__)
@@ -480,7 +481,7 @@ def _check_amount(state, seat, command: Command) -> None:
         message = _("The amount of a %(kind)s is exactly %(low)s now, not %(amount)s.")
     else:
         message = _("The amount of a %(kind)s is %(low)s to %(high)s now, not %(amount)s.")
-    raise DoorError("out_of_range", said(message, kind=command.kind, low=offered.min, high=offered.max,
+    raise DoorError("out_of_range", said(message, kind=moves(command.kind), low=offered.min, high=offered.max,
                                          amount=command.amount))  # fmt: skip
 
 

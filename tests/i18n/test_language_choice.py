@@ -189,3 +189,56 @@ def test_the_doors_refusals_reach_each_viewer_in_his_language_with_the_same_code
         assert turn["message"] == f"Сейчас не ваш ход: ходит место {waiting}."
     else:  # Boris's profile says Bulgarian whatever his browser says
         assert turn["message"] == f"Не е ваш ред: на ход е място {waiting}."
+
+
+def test_a_refusal_names_the_moves_as_the_viewers_buttons_do(db):
+    """"You cannot raise now (you may: …)" names the moves in the reader's words («Повысить», „Качи“), never the
+    protocol's (`raise`, `call`), and so does an amount out of range."""
+    from django.utils import translation
+
+    from wallet import services as wallet
+
+    anna, boris = make_user("anna@example.com", display_name="Анна"), make_user("boris@example.com")
+    staff = make_user("staff@example.com", is_staff=True)
+    for user in (anna, boris):
+        wallet.credit(user, 5_000, reason="фишки", staff=staff)
+    table = services.create_table(anna, "classic", 10, 2, False)
+    services.sit(table.pk, anna, 400, seat=0)
+    services.sit(table.pk, boris, 400, seat=1)
+    for user in (anna, boris):
+        services.act(table.pk, user, {"kind": "new_deal"})
+    first = (anna, boris)[Table.objects.get(pk=table.pk).clock_seats[0]]
+    with pytest.raises(services.DoorError) as no_raise:
+        services.act(table.pk, first, {"kind": "raise", "amount": 20})
+    with pytest.raises(services.DoorError) as too_much:
+        services.act(table.pk, first, {"kind": "bet", "amount": 10**6})
+    for language, raise_word, bet_word in (("ru", "«Повысить»", "«Ставка»"), ("bg", "„Качи“", "„Залог“"),
+                                           ("en", "“Raise”", "“Bet”")):  # fmt: skip
+        with translation.override(language):
+            said, amount = no_raise.value.message, too_much.value.message
+        assert raise_word in said and bet_word in amount, (language, said, amount)
+        if language != "en":
+            assert not re.search(r"\b(raise|bet|call|check|fold|blind|dark)\b", said + amount), (said, amount)
+
+
+def test_a_limits_refusal_writes_its_chips_as_the_readers_language_does(db):
+    """"1,500" in English, "1 500" in Russian, "1500" in Bulgarian (Django's formats; a comma is the decimal mark
+    in both): the refusal is made in the door and its numbers are written when it is read."""
+    from django.utils import translation
+
+    from wallet import limits
+    from wallet import services as wallet
+
+    anna, staff = make_user("anna@example.com"), make_user("staff@example.com", is_staff=True)
+    wallet.credit(anna, 5_000, reason="фишки", staff=staff)
+    first, second = (services.create_table(staff, "classic", 10, 2, False) for _ in range(2))
+    limits.set_limits(anna, daily_buy_in_cap=1_500)
+    services.sit(first.pk, anna, 1_000)
+    with pytest.raises(services.DoorError) as refused:
+        services.sit(second.pk, anna, 1_000)
+    for language, cap in (("en", "1,500"), ("ru", "1\xa0500"), ("bg", "1500")):
+        with translation.override(language):
+            assert cap in refused.value.message, (language, refused.value.message)
+    for language in ("ru", "bg"):
+        with translation.override(language):
+            assert "1,500" not in refused.value.message and "1,000" not in refused.value.message

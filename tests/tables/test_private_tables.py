@@ -190,6 +190,8 @@ def test_the_socket_of_a_private_table_answers_as_for_a_missing_table(private_ta
 
 def test_the_socket_serves_a_guest_until_the_link_is_revoked(private_table, players):
     boris = players[1]
+    boris.language = "ru"  # shown out in his own language (a group message, outside any message of his)
+    boris.save(update_fields=["language"])
     client, _ = page(boris, invite_path(private_table))
     cookie = client.cookies["sessionid"].value
 
@@ -207,6 +209,7 @@ def test_the_socket_serves_a_guest_until_the_link_is_revoked(private_table, play
     first, gone, closed = async_to_sync(scenario)()
     assert first["type"] == "snapshot" and first["table"]["private"] is True
     assert gone["code"] == "no_such_table" and closed["code"] == 4404
+    assert gone["message"].startswith("Стола"), gone
 
 
 def test_the_lobby_socket_tells_only_creator_and_staff_of_a_private_table(players, staff):

@@ -261,3 +261,29 @@ def test_the_lobby_lists_open_tables_and_follows_changes(classic_table, players)
     row = update["table"]
     assert row["seats_taken"] == 1 and row["players"][0]["name"] == "Boris"
     assert row["family"] == "classic" and row["ante"] == 10 and row["bots_allowed"] is False
+
+
+def test_a_buy_in_above_the_balance_is_refused_over_the_socket_in_the_players_language(classic_table, staff):
+    """Not enough chips, said over the socket: the refusal names the player's balance, made in the door (it once
+    read the ledger account's player on the event loop, where Django refuses a query: a `server_error`)."""
+    from tests.tables.conftest import make_user
+    from wallet.selectors import balance_of
+    from wallet.services import credit
+
+    poor = make_user("poor@example.com", display_name="Poor", language="ru")
+    credit(poor, 100, reason="a little", staff=staff)
+    cookie = session_cookie(poor)
+
+    async def scenario():
+        socket, _ = await open_socket(f"/ws/tables/{classic_table.pk}/", cookie)
+        await receive(socket)
+        await socket.send_json_to({"type": "sit", "amount": 200, "id": "sit-1"})
+        answer, _ = await receive_until(socket, lambda m: m.get("id") == "sit-1")
+        await socket.disconnect()
+        return answer
+
+    answer = async_to_sync(scenario)()
+    assert answer["type"] == "error" and answer["code"] == "wallet", answer
+    assert "Poor" in answer["message"] and "100" in answer["message"], answer  # whose balance, and what it holds
+    assert "фиш" in answer["message"] or "Недостаточно" in answer["message"], answer  # in his language
+    assert balance_of(poor) == 100 and table_version(classic_table) == 0
