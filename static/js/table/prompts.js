@@ -35,7 +35,7 @@ export function renderPrompt() {
   } else {
     title = gettext("Svara!");
     const price = s.svara ? s.svara.price : null;
-    text = price != null ? fill(gettext("Buy into the svara for %(price)s chips?"), { price: fmt(price) }) : gettext("Buy into the svara?");
+    text = price != null ? fill(ngettext("Buy into the svara for %(price)s chip?", "Buy into the svara for %(price)s chips?", price), { price: fmt(price) }) : gettext("Buy into the svara?");
   }
   prompt.append(node("h2", "prompt-title", title));
   prompt.append(node("p", "prompt-text", text));
