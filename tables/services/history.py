@@ -11,9 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import models
-from django.db.models import Case, Value, When
-
 from ..engine.events import (
     Ante,
     BuyIn,
@@ -32,6 +29,7 @@ from ..engine.events import (
 )  # fmt: skip
 from ..engine.fair import FairRecord, commitment
 from ..models import Deal, DealEvent, DealSeat, Table
+from . import statements
 
 AWARDS = (PotAwarded, Split)  # the events that award a pot (a split awards it too, rake and all: §7, §8)
 
@@ -199,22 +197,10 @@ def _close(table: Table, number: int, svara: int, new_rows: list[DealEvent], now
 
 
 def _write_results(table: Table, number: int, svara: int, by_seat: dict[int, Result]) -> None:
-    """Every player's result of the deal in one UPDATE, seat by seat in CASEs (a player with no event keeps his
+    """Every player's result of the deal in one UPDATE (statements.write_results; a player with no event keeps his
     zeros: there is none, every player paid an ante, bought in or tied into the svara)."""
-
-    def per_seat(value, output):
-        whens = [When(seat=seat, then=Value(value(r), output_field=output)) for seat, r in by_seat.items()]
-        return Case(*whens, default=Value(value(Result()), output_field=output), output_field=output)
-
-    integer, boolean = models.IntegerField(), models.BooleanField()
-    DealSeat.objects.filter(deal__table=table, deal__number=number, deal__svara=svara).update(
-        ended=True,
-        put_in=per_seat(lambda r: r.put_in, integer),
-        won=per_seat(lambda r: r.won, integer),
-        net=per_seat(lambda r: r.won - r.put_in, integer),
-        won_pot=per_seat(lambda r: r.won > 0, boolean),
-        # Beyond the ante: a bet, call, raise, blind or dark bet; in a svara (no ante) any chip, a buy-in too.
-        played=per_seat(lambda r: r.put_in > r.antes, boolean),
-        tied=per_seat(lambda r: r.tied, boolean),
-        svara_won=per_seat(lambda r: svara > 0 and r.won > 0, boolean),
-    )
+    statements.write_results(table.pk, number, svara, {
+        seat: (r.put_in, r.won, r.won - r.put_in, r.won > 0, r.put_in > r.antes, r.tied, svara > 0 and r.won > 0)
+        # played: beyond the ante (a bet, call, raise, blind or dark bet); in a svara (no ante) any chip, a buy-in too
+        for seat, r in by_seat.items()
+    })  # fmt: skip

@@ -13,7 +13,7 @@ from functools import cache
 
 from django.db import connection
 
-from ..models import ClientMessage, DealEvent, Table
+from ..models import ClientMessage, Deal, DealEvent, DealSeat, Table
 
 _STATE_FIELDS = ("state", "version", "clock_kind", "clock_seats", "clock_deadline", "empty_since")
 _EVENT_FIELDS = ("table", "deal_number", "svara", "version", "index", "event")
@@ -154,3 +154,36 @@ def store_reply(reply: ClientMessage) -> bool:
     with connection.cursor() as cursor:
         cursor.execute(_reply_sql(), _reply_params(reply))
         return cursor.fetchone() is not None
+
+
+# A deal's results, seat by seat: (column, the Result's value, the value of a seat with no result).
+_RESULT_COLUMNS = ("put_in", "won", "net", "won_pot", "played", "tied", "svara_won")
+
+
+@cache
+def _results_sql(vendor: str, seats: int) -> str:
+    """Every player's result of one deal (or svara) in one UPDATE, a CASE per column over `seats` seats (at a deal's
+    end the ORM's Case/When compiled in about 3 ms, ten times what PostgreSQL takes to run it)."""
+    players, deals = _q(DealSeat._meta.db_table), _q(Deal._meta.db_table)
+    whens = " ".join(["WHEN %s THEN %s"] * seats)
+    cases = ", ".join(
+        f"{_q(column)} = CASE {_q('seat')} {whens} ELSE %s END" if seats else f"{_q(column)} = %s"
+        for column in _RESULT_COLUMNS
+    )
+    return (
+        f"UPDATE {players} SET {_q('ended')} = %s, {cases} WHERE {_q('deal_id')} IN "
+        f"(SELECT {_q('id')} FROM {deals} WHERE {_q('table_id')} = %s AND {_q('number')} = %s AND {_q('svara')} = %s)"
+    )
+
+
+def write_results(table_id: int, number: int, svara: int, by_seat: dict[int, tuple]) -> None:
+    """`by_seat`: seat → its values in the order of _RESULT_COLUMNS; a seat not in it gets the values of no result."""
+    params: list = [True]
+    none = (0, 0, 0, False, False, False, False)
+    for column, default in enumerate(none):
+        for seat, values in by_seat.items():
+            params += [seat, values[column]]
+        params.append(default)
+    params += [table_id, number, svara]
+    with connection.cursor() as cursor:
+        cursor.execute(_results_sql(connection.vendor, len(by_seat)), params)
