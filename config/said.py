@@ -1,8 +1,8 @@
 """Words made in the reader's language when they are read, not when they are said.
 
 What the door, the ledger and the limits make carries no viewer's language (a Celery task has none; a door thread
-inherits the acting socket's, which the table's other viewers must never read): a refusal they raise is a lazy text that the consumer or the view telling the viewer turns into his language
-(docs/translations.md)."""
+inherits the acting socket's, which the table's other viewers must never read): a refusal they raise is a lazy
+text that the consumer or the view telling the viewer turns into his language (docs/translations.md)."""
 
 from django.utils import formats
 from django.utils.functional import Promise, lazy

@@ -196,11 +196,14 @@ def _close(table: Table, number: int, svara: int, new_rows: list[DealEvent], now
     _write_results(table, number, svara, results(events, tied))
 
 
+def _row(r: Result, svara: int) -> tuple:
+    """A seat's result as statements.write_results takes it (its _RESULT_COLUMNS, in order)."""
+    # played: beyond the ante (a bet, call, raise, blind or dark bet); in a svara (no ante) any chip, a buy-in too
+    return r.put_in, r.won, r.won - r.put_in, r.won > 0, r.put_in > r.antes, r.tied, svara > 0 and r.won > 0
+
+
 def _write_results(table: Table, number: int, svara: int, by_seat: dict[int, Result]) -> None:
-    """Every player's result of the deal in one UPDATE (statements.write_results; a player with no event keeps his
-    zeros: there is none, every player paid an ante, bought in or tied into the svara)."""
-    statements.write_results(table.pk, number, svara, {
-        seat: (r.put_in, r.won, r.won - r.put_in, r.won > 0, r.put_in > r.antes, r.tied, svara > 0 and r.won > 0)
-        # played: beyond the ante (a bet, call, raise, blind or dark bet); in a svara (no ante) any chip, a buy-in too
-        for seat, r in by_seat.items()
-    })  # fmt: skip
+    """Every player's result of the deal in one UPDATE (a player with no event keeps his zeros: there is none, every
+    player paid an ante, bought in or tied into the svara)."""
+    statements.write_results(table.pk, number, svara, {seat: _row(r, svara) for seat, r in by_seat.items()},
+                             none=_row(Result(), svara))  # fmt: skip

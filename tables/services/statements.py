@@ -176,10 +176,9 @@ def _results_sql(vendor: str, seats: int) -> str:
     )
 
 
-def write_results(table_id: int, number: int, svara: int, by_seat: dict[int, tuple]) -> None:
-    """`by_seat`: seat → its values in the order of _RESULT_COLUMNS; a seat not in it gets the values of no result."""
+def write_results(table_id: int, number: int, svara: int, by_seat: dict[int, tuple], none: tuple) -> None:
+    """`by_seat`: seat → its values in the order of _RESULT_COLUMNS; a seat not in it gets `none`'s."""
     params: list = [True]
-    none = (0, 0, 0, False, False, False, False)
     for column, default in enumerate(none):
         for seat, values in by_seat.items():
             params += [seat, values[column]]
