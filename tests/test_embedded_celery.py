@@ -28,7 +28,9 @@ beats = []
 def beat():
     beats.append(time.monotonic())
 
-app.conf.beat_schedule = {"probe-beat": {"task": "probe.beat", "schedule": 0.5}}
+# In place: the settings' CELERY_BEAT_SCHEDULE is the schedule (Celery 5.6 reads that key, not a new beat_schedule).
+app.conf.beat_schedule.clear()
+app.conf.beat_schedule["probe-beat"] = {"task": "probe.beat", "schedule": 0.5}
 start_embedded_celery()
 started = time.monotonic()
 countdown.apply_async((started,), countdown=1.5)
