@@ -38,8 +38,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -221,12 +222,13 @@ def _lock(refs) -> dict[AccountRef, LedgerAccount]:
         f"SELECT {', '.join(q(c) for c in _ACCOUNT_COLUMNS)} FROM {q(LedgerAccount._meta.db_table)} "
         f"WHERE {' OR '.join(where)} ORDER BY {q('id')}"
     )
-    if connection.features.has_select_for_update:  # not SQLite, where a writer locks the whole database
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.features.has_select_for_update:  # not SQLite, where a writer locks the whole database
         sql += " FOR UPDATE"
-    with connection.cursor() as cursor:
+    with db.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
-    accounts = (LedgerAccount.from_db(connection.alias, _ACCOUNT_COLUMNS, row) for row in rows)
+    accounts = (LedgerAccount.from_db(db.alias, _ACCOUNT_COLUMNS, row) for row in rows)
     return {AccountRef.of(account): account for account in accounts}
 
 
@@ -393,6 +395,36 @@ def _replay(movements, existing: dict[str, Transfer], locked) -> list[Transfer]:
 _COLUMNS = ("key", "kind", "source", "destination", "amount", "memo", "actor", "created_at", "table_id", "family")
 
 
+@cache
+def _fields() -> tuple:
+    return tuple(Transfer._meta.get_field(name) for name in _COLUMNS)
+
+
+@cache
+def _insert_sql(vendor: str, rows: int) -> str:
+    """The insert of `rows` transfers unless one of their keys is stored (PostgreSQL: one plan for any number)."""
+    fields = _fields()
+    table = connection.ops.quote_name(Transfer._meta.db_table)
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    key_column = connection.ops.quote_name("key")
+    if vendor == "postgresql":
+        # One typed array per column, as Django's own bulk_create does on PostgreSQL.
+        arrays = ", ".join(f"(%s)::{f.db_type(connection).split('(')[0]}[]" for f in fields)
+        return (
+            f"INSERT INTO {table} ({columns}) SELECT * FROM UNNEST({arrays}) "
+            f"WHERE NOT EXISTS (SELECT 1 FROM {table} WHERE {key_column} = ANY((%s)::varchar[])) "
+            f"ON CONFLICT DO NOTHING RETURNING id, {key_column}"
+        )
+    if vendor == "sqlite":
+        row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+        return (
+            f"INSERT INTO {table} ({columns}) SELECT * FROM (VALUES {', '.join([row] * rows)}) "
+            f"WHERE NOT EXISTS (SELECT 1 FROM {table} WHERE {key_column} IN ({', '.join(['%s'] * rows)})) "
+            f"ON CONFLICT DO NOTHING RETURNING id, {key_column}"
+        )
+    raise NotImplementedError(f"wallet.batch does not know {vendor}")  # pragma: no cover
+
+
 def _insert(records: list[Transfer], changes: dict[int, int]) -> dict[str, int]:
     """Statement 2: all the transfers, or none when one of their keys is taken; gives {key: pk} of those inserted.
     On PostgreSQL the same statement updates the balances (`changes`, in a data-modifying WITH under the same
@@ -400,34 +432,17 @@ def _insert(records: list[Transfer], changes: dict[int, int]) -> dict[str, int]:
 
     ON CONFLICT DO NOTHING covers a key taken by a transaction that commits while this one waits on the index (the
     balances then moved for a partial batch: `_apply` rolls the caller's transaction back)."""
-    fields = [Transfer._meta.get_field(name) for name in _COLUMNS]
-    table = connection.ops.quote_name(Transfer._meta.db_table)
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-    key_column = connection.ops.quote_name("key")
-    rows = [[f.get_db_prep_save(getattr(r, f.attname), connection) for f in fields] for r in records]
+    db = connections[DEFAULT_DB_ALIAS]  # looked up once: each read through `connection` looks it up again
+    rows = [[f.get_db_prep_save(getattr(r, f.attname), db) for f in _fields()] for r in records]
     keys = [r.key for r in records]
-    if connection.vendor == "postgresql":
-        # One typed array per column, as Django's own bulk_create does on PostgreSQL: one plan for any batch size.
-        arrays = ", ".join(f"(%s)::{f.db_type(connection).split('(')[0]}[]" for f in fields)
-        sql = (
-            f"INSERT INTO {table} ({columns}) SELECT * FROM UNNEST({arrays}) "
-            f"WHERE NOT EXISTS (SELECT 1 FROM {table} WHERE {key_column} = ANY((%s)::varchar[])) "
-            f"ON CONFLICT DO NOTHING RETURNING id, {key_column}"
-        )
+    sql = _insert_sql(db.vendor, len(rows))
+    if db.vendor == "postgresql":
         params = [list(column) for column in zip(*rows, strict=True)] + [keys]
         if changes:
             update, update_params = _update(changes, unless_keys=keys)
             sql, params = f"WITH moved AS ({update}) {sql}", update_params + params
-    elif connection.vendor == "sqlite":
-        row = "(" + ", ".join(["%s"] * len(fields)) + ")"
-        sql = (
-            f"INSERT INTO {table} ({columns}) SELECT * FROM (VALUES {', '.join([row] * len(rows))}) "
-            f"WHERE NOT EXISTS (SELECT 1 FROM {table} WHERE {key_column} IN ({', '.join(['%s'] * len(keys))})) "
-            f"ON CONFLICT DO NOTHING RETURNING id, {key_column}"
-        )
+    else:
         params = [value for r in rows for value in r] + keys
-    else:  # pragma: no cover - the platform runs on PostgreSQL and the embedded SQLite
-        raise NotImplementedError(f"wallet.batch does not know {connection.vendor}")
-    with connection.cursor() as cursor:
+    with db.cursor() as cursor:
         cursor.execute(sql, params)
         return {key: pk for pk, key in cursor.fetchall()}

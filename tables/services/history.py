@@ -61,7 +61,7 @@ def record(
     deal, svara = deal_before, svara_before if deal_before is not None else 0
     running = dict(stacks or {})  # each seat's stack as the events go (what a deal's start shows)
     rows = []
-    opened: dict[tuple[int, int], Deal] = {}  # deals opened in this action, by (number, svara)
+    opened: dict[tuple[int, int], int] = {}  # the ids of the deals opened in this action, by (number, svara)
     for index, event in enumerate(events):
         if isinstance(event, DealStarted):
             deal, svara = event.deal_no, 0
@@ -110,20 +110,16 @@ def _deal_id(table: Table, number: int, svara: int) -> int:
     return Deal.objects.filter(table=table, number=number, svara=svara).values_list("pk", flat=True).get()
 
 
-def _open(table, number, svara, previous, seats, sitters, running, now, committed: str = "") -> Deal:
-    """The deal's row (a deal's own, not a svara's, with its commitment: docs/fair.md) and its players' (two
-    inserts)."""
-    previous_id = previous.pk if isinstance(previous, Deal) else previous
-    deal = Deal.objects.create(table=table, number=number, svara=svara, previous_id=previous_id, started_at=now,
-                               commitment=committed)
-    DealSeat.objects.bulk_create([_seat_row(table, deal.pk, seat, sitters, running, now) for seat in seats])
-    return deal
+def _open(table, number, svara, previous, seats, sitters, running, now, committed: str = "") -> int:
+    """The deal's row (a deal's own, not a svara's, with its commitment: docs/fair.md) and its players' (one statement
+    on PostgreSQL); the deal's id."""
+    deal = Deal(table=table, number=number, svara=svara, previous_id=previous, started_at=now, commitment=committed)
+    return statements.open_deal(deal, [_seat_row(table, None, seat, sitters, running, now) for seat in seats])
 
 
-def _join(table, deal, seat, sitters, running, now) -> None:
+def _join(table, deal_id: int, seat, sitters, running, now) -> None:
     """A svara's buyer joins its players (RULES §7)."""
-    DealSeat.objects.bulk_create([_seat_row(table, deal.pk if isinstance(deal, Deal) else deal, seat, sitters,
-                                            running, now)])  # fmt: skip
+    DealSeat.objects.bulk_create([_seat_row(table, deal_id, seat, sitters, running, now)])
 
 
 def _seat_row(table, deal_id, seat, sitters, running, now) -> DealSeat:
@@ -175,10 +171,9 @@ def results(events: list[dict], tied: tuple[int, ...] = ()) -> dict[int, Result]
 def _close(table: Table, number: int, svara: int, new_rows: list[DealEvent], now, tied: tuple[int, ...] = (),
            fair: FairRecord | None = None):
     """The deal's pot, rake and winners from its awards, its players' results from its events (those stored, and
-    those of this action): one read and two updates. At the chain's end, `fair` (the server seed revealed, the
+    those of this action): one read and one statement (two on SQLite). At the chain's end, `fair` (the server seed revealed, the
     seeds, every deck dealt) goes to its first row: with it in the same update, or one more for a svara's end."""
-    stored = DealEvent.objects.filter(table=table, deal_number=number, svara=svara).order_by("version", "index")
-    events = [*stored.values_list("event", flat=True),
+    events = [*statements.deal_events(table.pk, number, svara),
               *(r.event for r in new_rows if r.deal_number == number and r.svara == svara)]  # fmt: skip
     kinds = {kind.type for kind in AWARDS}
     awards = [e for e in events if e["type"] in kinds]
@@ -187,23 +182,16 @@ def _close(table: Table, number: int, svara: int, new_rows: list[DealEvent], now
         pot = next((e["pot"] for e in reversed(events) if e["type"] == "svara"), 0)
     record = {} if fair is None else {"server_seed": fair.server_seed, "seeds": [list(p) for p in fair.seeds],
                                       "decks": [d.to_json() for d in fair.decks]}
-    Deal.objects.filter(table=table, number=number, svara=svara).update(
-        ended_at=now, pot=pot, rake=sum(e["rake"] for e in awards),
-        winners=[w for e in awards for w in e["winners"]], **(record if svara == 0 else {}),
-    )  # fmt: skip
-    if record and svara:
+    closed = {"ended_at": now, "pot": pot, "rake": sum(e["rake"] for e in awards),
+              "winners": [w for e in awards for w in e["winners"]], **(record if svara == 0 else {})}  # fmt: skip
+    by_seat = results(events, tied)
+    statements.close_deal(table.pk, number, svara, closed, {seat: _row(r, svara) for seat, r in by_seat.items()},
+                          none=_row(Result(), svara))  # fmt: skip
+    if record and svara:  # a svara chain's end: its first row keeps the fairness record
         Deal.objects.filter(table=table, number=number, svara=0).update(**record)
-    _write_results(table, number, svara, results(events, tied))
 
 
 def _row(r: Result, svara: int) -> tuple:
-    """A seat's result as statements.write_results takes it (its _RESULT_COLUMNS, in order)."""
+    """A seat's result as statements.close_deal takes it (its _RESULT_COLUMNS, in order)."""
     # played: beyond the ante (a bet, call, raise, blind or dark bet); in a svara (no ante) any chip, a buy-in too
     return r.put_in, r.won, r.won - r.put_in, r.won > 0, r.put_in > r.antes, r.tied, svara > 0 and r.won > 0
-
-
-def _write_results(table: Table, number: int, svara: int, by_seat: dict[int, Result]) -> None:
-    """Every player's result of the deal in one UPDATE (a player with no event keeps his zeros: there is none, every
-    player paid an ante, bought in or tied into the svara)."""
-    statements.write_results(table.pk, number, svara, {seat: _row(r, svara) for seat, r in by_seat.items()},
-                             none=_row(Result(), svara))  # fmt: skip

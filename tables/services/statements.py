@@ -1,6 +1,7 @@
 """The door's statements of every action, in plain SQL built once per database: locking the table's row (with a
 repeated message's stored reply), and writing what the action changed (its deal events, the table's state, the
-reply to its message id) as one statement on PostgreSQL.
+reply to its message id) as one statement on PostgreSQL; and a hand history's deal rows as it opens (the deal and
+its players) and as it closes (its pot and winners, its players' results), one statement each on PostgreSQL.
 
 They run on every table action, where compiling the ORM's query cost more than the statement itself (see
 docs/benchmarks.md, `bench door`). The rows are still the models' rows: the locked row comes back as a `Table`
@@ -11,13 +12,19 @@ from __future__ import annotations
 
 from functools import cache
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from ..models import ClientMessage, Deal, DealEvent, DealSeat, Table
 
 _STATE_FIELDS = ("state", "version", "clock_kind", "clock_seats", "clock_deadline", "empty_since")
 _EVENT_FIELDS = ("table", "deal_number", "svara", "version", "index", "event")
 _REPLY_FIELDS = ("table", "user", "client_id", "response", "created_at")
+
+
+def _db():
+    """The connection itself, looked up once per statement: every attribute read through `django.db.connection`
+    looks it up again in a thread-local (a sixteenth of a door action's time, counted in `bench door`'s profile)."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 def _q(name: str) -> str:
@@ -54,9 +61,9 @@ def _converters(vendor: str, model, name: str):
     return [(convert, column) for convert in converters]
 
 
-def _from_db(model, name: str, value):
-    for convert, column in _converters(connection.vendor, model, name):
-        value = convert(value, column, connection)
+def _from_db(db, model, name: str, value):
+    for convert, column in _converters(db.vendor, model, name):
+        value = convert(value, column, db)
     return value
 
 
@@ -64,17 +71,18 @@ def lock_row(table_id: int, reply_to: tuple[int, str] | None) -> Table | None:
     """The table's row locked until the transaction ends (None if there is none); with `reply_to` (user id, client
     id) the same statement reads the stored reply to that message into `table.stored_reply` (None if none)."""
     params = [] if reply_to is None else list(reply_to)
-    with connection.cursor() as cursor:
-        cursor.execute(_lock_sql(connection.vendor, reply_to is not None), [*params, table_id])
+    db = _db()
+    with db.cursor() as cursor:
+        cursor.execute(_lock_sql(db.vendor, reply_to is not None), [*params, table_id])
         row = cursor.fetchone()
     if row is None:
         return None
     fields = _table_fields()
-    values = [_from_db(Table, f.name, v) for f, v in zip(fields, row, strict=False)]
-    table = Table.from_db(connection.alias, [f.attname for f in fields], values)
+    values = [_from_db(db, Table, f.name, v) for f, v in zip(fields, row, strict=False)]
+    table = Table.from_db(db.alias, [f.attname for f in fields], values)
     if reply_to is not None:
         stored = row[len(fields)]
-        table.stored_reply = None if stored is None else _from_db(ClientMessage, "response", stored)
+        table.stored_reply = None if stored is None else _from_db(db, ClientMessage, "response", stored)
     return table
 
 
@@ -85,9 +93,9 @@ def _state_sql() -> str:
     return f"UPDATE {_q(Table._meta.db_table)} SET {assignments} WHERE {_q('id')} = %s"
 
 
-def _state_params(table: Table) -> list:
+def _state_params(db, table: Table) -> list:
     fields = [Table._meta.get_field(name) for name in _STATE_FIELDS]
-    return [*(f.get_db_prep_save(getattr(table, f.attname), connection) for f in fields), table.pk]
+    return [*(f.get_db_prep_save(getattr(table, f.attname), db) for f in fields), table.pk]
 
 
 @cache
@@ -98,9 +106,9 @@ def _events_sql(rows: int) -> str:
     return f"INSERT INTO {_q(DealEvent._meta.db_table)} ({columns}) VALUES {', '.join([row] * rows)}"
 
 
-def _events_params(rows: list[DealEvent]) -> list:
+def _events_params(db, rows: list[DealEvent]) -> list:
     fields = [DealEvent._meta.get_field(name) for name in _EVENT_FIELDS]
-    return [f.get_db_prep_save(getattr(row, f.attname), connection) for row in rows for f in fields]
+    return [f.get_db_prep_save(getattr(row, f.attname), db) for row in rows for f in fields]
 
 
 @cache
@@ -112,9 +120,9 @@ def _reply_sql() -> str:
     )
 
 
-def _reply_params(reply: ClientMessage) -> list:
+def _reply_params(db, reply: ClientMessage) -> list:
     fields = [ClientMessage._meta.get_field(name) for name in _REPLY_FIELDS]
-    return [f.get_db_prep_save(getattr(reply, f.attname), connection) for f in fields]
+    return [f.get_db_prep_save(getattr(reply, f.attname), db) for f in fields]
 
 
 @cache
@@ -136,24 +144,75 @@ def write_action(table: Table, events: list[DealEvent], reply: ClientMessage | N
     locked), and the reply to its message id. One statement on PostgreSQL; on SQLite (no data-modifying WITH) one
     per part. False when the message id was answered meanwhile: then no reply was stored, and the caller's
     transaction must not stand."""
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            params = _events_params(events) + _state_params(table) + ([] if reply is None else _reply_params(reply))
-            cursor.execute(_action_sql(connection.vendor, len(events), reply is not None), params)
+    db = _db()
+    with db.cursor() as cursor:
+        if db.vendor == "postgresql":
+            params = _events_params(db, events) + _state_params(db, table)
+            if reply is not None:
+                params += _reply_params(db, reply)
+            cursor.execute(_action_sql(db.vendor, len(events), reply is not None), params)
         else:
             if events:
-                cursor.execute(_events_sql(len(events)), _events_params(events))
-            cursor.execute(_state_sql(), _state_params(table))
+                cursor.execute(_events_sql(len(events)), _events_params(db, events))
+            cursor.execute(_state_sql(), _state_params(db, table))
             if reply is not None:
-                cursor.execute(_reply_sql(), _reply_params(reply))
+                cursor.execute(_reply_sql(), _reply_params(db, reply))
         return reply is None or cursor.fetchone() is not None
 
 
 def store_reply(reply: ClientMessage) -> bool:
     """Keep the reply to a message id (one statement); False when the id was answered meanwhile."""
-    with connection.cursor() as cursor:
-        cursor.execute(_reply_sql(), _reply_params(reply))
+    db = _db()
+    with db.cursor() as cursor:
+        cursor.execute(_reply_sql(), _reply_params(db, reply))
         return cursor.fetchone() is not None
+
+
+# --- a hand history's deal rows ---
+
+
+@cache
+def _row_fields(model) -> tuple:
+    """The columns an insert writes: every concrete field but the primary key (a DealSeat's deal comes first)."""
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    return tuple(sorted(fields, key=lambda f: f.name != "deal"))
+
+
+def _row_params(db, row, skip: int = 0) -> list:
+    """A row's values as its fields prepare them (their defaults included: the database has none of its own)."""
+    return [f.get_db_prep_save(getattr(row, f.attname), db) for f in _row_fields(type(row))[skip:]]
+
+
+@cache
+def _open_sql(players: int) -> str:
+    """PostgreSQL: the deal's row and its players' rows, which take the new row's id, in one statement."""
+    deals, seats = _q(Deal._meta.db_table), _q(DealSeat._meta.db_table)
+    deal_fields, seat_fields = _row_fields(Deal), _row_fields(DealSeat)
+    deal_row = ", ".join(["%s"] * len(deal_fields))
+    # Typed values: a VALUES list has no target column to take its types from.
+    seat_row = "(" + ", ".join(f"%s::{f.cast_db_type(connection)}" for f in seat_fields[1:]) + ")"
+    columns = ", ".join(_q(f.column) for f in seat_fields[1:])
+    return (
+        f"WITH deal AS (INSERT INTO {deals} ({', '.join(_q(f.column) for f in deal_fields)}) VALUES ({deal_row}) "
+        f"RETURNING {_q('id')}), players AS (INSERT INTO {seats} ({_q('deal_id')}, {columns}) "
+        f"SELECT deal.{_q('id')}, row.* FROM deal, (VALUES {', '.join([seat_row] * players)}) AS row) "
+        f"SELECT {_q('id')} FROM deal"
+    )
+
+
+def open_deal(deal: Deal, players: list[DealSeat]) -> int:
+    """Insert a deal's row and its players' (their `deal_id` is the new row's); the new row's id."""
+    db = _db()
+    if db.vendor != "postgresql" or not players:  # SQLite: no data-modifying WITH
+        deal.save(force_insert=True)
+        for player in players:
+            player.deal_id = deal.pk
+        DealSeat.objects.bulk_create(players)
+        return deal.pk
+    params = _row_params(db, deal) + [value for player in players for value in _row_params(db, player, skip=1)]
+    with db.cursor() as cursor:
+        cursor.execute(_open_sql(len(players)), params)
+        return cursor.fetchone()[0]
 
 
 # A deal's results, seat by seat: (column, the Result's value, the value of a seat with no result).
@@ -161,28 +220,56 @@ _RESULT_COLUMNS = ("put_in", "won", "net", "won_pot", "played", "tied", "svara_w
 
 
 @cache
-def _results_sql(vendor: str, seats: int) -> str:
-    """Every player's result of one deal (or svara) in one UPDATE, a CASE per column over `seats` seats (at a deal's
-    end the ORM's Case/When compiled in about 3 ms, ten times what PostgreSQL takes to run it)."""
+def _events_read_sql() -> str:
+    events = _q(DealEvent._meta.db_table)
+    return (f"SELECT {_q('event')} FROM {events} WHERE {_q('table_id')} = %s AND {_q('deal_number')} = %s "
+            f"AND {_q('svara')} = %s ORDER BY {_q('version')}, {_q('index')}")  # fmt: skip
+
+
+def deal_events(table_id: int, number: int, svara: int) -> list[dict]:
+    """The events stored for one deal (or svara), in order, as JSON values."""
+    db = _db()
+    with db.cursor() as cursor:
+        cursor.execute(_events_read_sql(), [table_id, number, svara])
+        return [_from_db(db, DealEvent, "event", event) for (event,) in cursor.fetchall()]
+
+
+@cache
+def _close_sql(vendor: str, seats: int, closed: tuple[str, ...]) -> tuple[str, str]:
+    """The deal's row closed (its `closed` fields) and every player's result in it, a CASE per column over `seats`
+    seats (at a deal's end the ORM's Case/When compiled in about 3 ms, ten times what PostgreSQL takes to run it):
+    one statement on PostgreSQL (the second part empty), the deal's row first; on SQLite two."""
     players, deals = _q(DealSeat._meta.db_table), _q(Deal._meta.db_table)
+    assignments = ", ".join(f"{_q(Deal._meta.get_field(name).column)} = %s" for name in closed)
+    place = f"{_q('table_id')} = %s AND {_q('number')} = %s AND {_q('svara')} = %s"
+    deal = f"UPDATE {deals} SET {assignments} WHERE {place}"
     whens = " ".join(["WHEN %s THEN %s"] * seats)
     cases = ", ".join(
         f"{_q(column)} = CASE {_q('seat')} {whens} ELSE %s END" if seats else f"{_q(column)} = %s"
         for column in _RESULT_COLUMNS
     )
-    return (
-        f"UPDATE {players} SET {_q('ended')} = %s, {cases} WHERE {_q('deal_id')} IN "
-        f"(SELECT {_q('id')} FROM {deals} WHERE {_q('table_id')} = %s AND {_q('number')} = %s AND {_q('svara')} = %s)"
-    )
+    results = f"UPDATE {players} SET {_q('ended')} = %s, {cases} WHERE {_q('deal_id')} IN "
+    if vendor == "postgresql":
+        return f"WITH deal AS ({deal} RETURNING {_q('id')}) {results}(SELECT {_q('id')} FROM deal)", ""
+    return deal, f"{results}(SELECT {_q('id')} FROM {deals} WHERE {place})"
 
 
-def write_results(table_id: int, number: int, svara: int, by_seat: dict[int, tuple], none: tuple) -> None:
-    """`by_seat`: seat → its values in the order of _RESULT_COLUMNS; a seat not in it gets `none`'s."""
+def close_deal(table_id: int, number: int, svara: int, closed: dict, by_seat: dict[int, tuple], none: tuple) -> None:
+    """Close the deal's row with `closed` (Deal field: value) and write its players' results: `by_seat` maps a seat
+    to its values in the order of _RESULT_COLUMNS; a seat not in it gets `none`'s."""
+    place = [table_id, number, svara]
+    names = tuple(closed)
+    db = _db()
+    deal_params = [Deal._meta.get_field(name).get_db_prep_save(closed[name], db) for name in names] + place
     params: list = [True]
     for column, default in enumerate(none):
         for seat, values in by_seat.items():
             params += [seat, values[column]]
         params.append(default)
-    params += [table_id, number, svara]
-    with connection.cursor() as cursor:
-        cursor.execute(_results_sql(connection.vendor, len(by_seat)), params)
+    deal_sql, results_sql = _close_sql(db.vendor, len(by_seat), names)
+    with db.cursor() as cursor:
+        if not results_sql:
+            cursor.execute(deal_sql, deal_params + params)
+        else:
+            cursor.execute(deal_sql, deal_params)
+            cursor.execute(results_sql, params + place)

@@ -138,15 +138,16 @@ PER_KIND = [  # (who, action, PostgreSQL, SQLite)
     (0, {"kind": "sit", "amount": 400, "seat": 0}, 18, 20),
     (1, {"kind": "sit", "amount": 400, "seat": 1}, 18, 20),
     (0, {"kind": "new_deal"}, 2, 3),  # ready: lock, state and reply (SQLite: one each)
-    (1, {"kind": "new_deal"}, 11, 14),  # the deal starts: antes into a new pot, the deal's row, its players' rows
-    # (one insert), its events
+    (1, {"kind": "new_deal"}, 10, 14),  # the deal starts: antes into a new pot, the deal's row and its players'
+    # rows (one statement; SQLite: two), its events
     ("turn", {"kind": "open", "card": 0}, 2, 4),
     ("turn", {"kind": "check"}, 2, 4),
     ("turn", {"kind": "bet", "amount": 20}, 4, 7),
     ("turn", {"kind": "raise", "amount": 40}, 4, 7),
     ("turn", {"kind": "call"}, 4, 7),
-    # The deal ends: the award, the rake to a new house account, the deal closed, its players' results (one update).
-    ("turn", {"kind": "show"}, 11, 14),
+    # The deal ends: the award, the rake to a new house account, the deal's events read, the deal closed with its
+    # players' results (one statement; SQLite: two).
+    ("turn", {"kind": "show"}, 10, 14),
     (0, {"kind": "add_chips", "amount": 50}, 5, 7),
     (0, {"kind": "sit_out"}, 2, 3),
     (0, {"kind": "back"}, 2, 3),
