@@ -5,10 +5,11 @@ With its gossip step on, a worker whose Redis went away while it restarted its c
 by it again until someone restarted it. The platform uses neither gossip nor mingle (they serve worker-to-worker
 events and revoked-task sync), so the Procfile starts the worker without them.
 
-Celery 5.7.0 brought back the same death by another door: a worker holding countdown tasks (every table's clock is
-one) closed its lost connection twice, and the second close, restoring those tasks to Redis through a connection
-already taken apart, raised `AttributeError: 'NoneType' object has no attribute 'hostname'` ("Unrecoverable error",
-CI's fault drill). Celery 5.6.3 only collects the lost connection; `pyproject.toml` pins it."""
+Celery 5.7.0 brought back the same death by another door: a worker holding countdown tasks (a bot's move waits its
+think time as one) closed its lost connection twice, and the second close, restoring those tasks to Redis through a
+connection already taken apart, raised `AttributeError: 'NoneType' object has no attribute 'hostname'`
+("Unrecoverable error", CI's fault drill). Celery 5.6.3 only collects the lost connection; `pyproject.toml` pins
+it."""
 
 import os
 import shutil
@@ -50,7 +51,7 @@ def start_redis(port: int) -> subprocess.Popen:
 def worker_log_after_a_redis_restart(port: int, env: dict, log_path: Path, after: float,
                                      countdowns: int = 0) -> tuple[bool, str]:
     """Start a worker as the Procfile does, restart its Redis `after` seconds after it connected, holding that many
-    clocks (countdown tasks it has received and not yet run); (alive, log)."""
+    countdown tasks (received, not yet due); (alive, log)."""
     with log_path.open("w") as log:
         worker = subprocess.Popen(procfile_worker(), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
@@ -60,10 +61,10 @@ def worker_log_after_a_redis_restart(port: int, env: dict, log_path: Path, after
             assert time.monotonic() < deadline, "the worker did not connect"
             time.sleep(0.05)
         if countdowns:
-            hold_clocks(env, countdowns)
+            hold_countdowns(env, countdowns)
             while log_path.read_text().count("clock_ran_out[") < countdowns:
                 assert worker.poll() is None, log_path.read_text()[-3000:]
-                assert time.monotonic() < deadline, "the worker did not receive the clocks"
+                assert time.monotonic() < deadline, "the worker did not receive the countdown tasks"
                 time.sleep(0.05)
         time.sleep(after)  # inside its start-up steps: where the gossip step's close failed
         restart_redis(port)
@@ -74,8 +75,9 @@ def worker_log_after_a_redis_restart(port: int, env: dict, log_path: Path, after
         worker.wait()
 
 
-def hold_clocks(env: dict, count: int) -> None:
-    """Clocks that run out long after the test: the worker holds them unacknowledged until then."""
+def hold_countdowns(env: dict, count: int) -> None:
+    """Tasks due long after the test (a clock's task, which finds no such table): the worker holds them
+    unacknowledged until then."""
     for _ in range(count):
         subprocess.run([sys.executable, "-m", "celery", "-A", "config", "call", "tables.tasks.clock_ran_out",
                         "--args", "[0, 0]", "--countdown", "600"], cwd=ROOT, env=env, check=True,
@@ -101,7 +103,7 @@ def production_env(port: int) -> dict:
             "SVARA_CELERY_LOG_LEVEL": "INFO"}
 
 
-def test_a_worker_holding_clocks_outlives_a_redis_restart(tmp_path):
+def test_a_worker_holding_countdown_tasks_outlives_a_redis_restart(tmp_path):
     port = free_port()
     env = production_env(port)
     try:
