@@ -202,12 +202,31 @@ def play_step(args, mode, tables, players, web_urls, logs, server_processes) -> 
             "drain": 15.0 if mode == "full" else 25.0, "seed": n}
     logs.mark()
     load_before = loadavg()
+    stored_before = stored_counts(tables)
     with CpuMeter(server_processes) as cpu:
         result = run_client(spec, timeout=args.warmup + args.seconds + 240)
         time.sleep(2.0)  # the servers' disconnect handlers run after the sockets closed: their errors are this step's
+    stored_after = stored_counts(tables)
+    server = {k: stored_after[k] - stored_before[k] for k in stored_after}
+    server["actions_per_deal"] = round(server["replies"] / server["deals"], 1) if server["deals"] else None
     result.update(tables=n, load_before=load_before, load_after=loadavg(), server_cpu_percent=cpu.percent,
-                  server_log_errors=logs.since())
+                  server_log_errors=logs.since(), stored=server)
     return result
+
+
+def stored_counts(tables) -> dict:
+    """What the database holds for these tables: the deals (a svara is part of its deal) that ended, and the replies
+    stored (one per message with an id the door accepted). Over a whole step, its warm-up and drain included, they
+    check the client's own counts."""
+    from django.db import connections
+
+    from tables.models import ClientMessage, Deal
+
+    try:
+        return {"deals": Deal.objects.filter(table_id__in=tables, svara=0, ended_at__isnull=False).count(),
+                "replies": ClientMessage.objects.filter(table_id__in=tables).count()}  # fmt: skip
+    finally:
+        connections.close_all()  # the tool's own connections stay closed while the load runs
 
 
 def echo_step(args, mode, n, players, echo_url, logs, server_processes) -> dict:
@@ -299,7 +318,11 @@ def print_step(step: dict) -> None:
         f"rt p50/p95/p99/max {fmt(rt['p50_ms'])}/{fmt(rt['p95_ms'])}/{fmt(rt['p99_ms'])}/{fmt(rt['max_ms'])} ms  "
         f"errors {step['error_frames']} {step['errors_by_code'] or ''}"
         f"{'  failures ' + str(step['failures']) if step['failures'] else ''}")
-    counts = step["counts"]
+    counts, stored = step["counts"], step.get("stored") or {}
+    if stored:
+        say(f"        stored in the step (warm-up and drain too): {stored['deals']} deals ended, {stored['replies']} "
+            f"replies = {stored['actions_per_deal']} accepted messages a deal; the client saw "
+            f"{ratio(step['actions'], step['deals'])} in its window")
     say(f"        client CPU {step['client_cpu_percent']}%  server CPU {step['server_cpu_percent']}  "
         f"throttled {counts.get('throttled', 0)}  resyncs {counts.get('resyncs', 0)}  "
         f"version skips {counts.get('version_skips', 0)}  load {step['load_before']} → {step['load_after']}")

@@ -90,6 +90,10 @@ class Run:
         self.by_kind: dict[str, list[float]] = {}  # acked round trips by message type
         self.counts: Counter = Counter()
         self.deals: set = set()
+        # Message ids unique across runs: a sweep re-uses players at the same tables, and the door answers an id it
+        # has answered before with that stored reply, applying nothing (the "press storm" of New deal acks that
+        # moved nothing, counted as actions, in sweeps before this).
+        self.id_prefix = os.urandom(4).hex()
 
     def in_window(self, at: float) -> bool:
         return self.start is not None and self.start <= at and (self.end is None or at <= self.end)
@@ -255,7 +259,7 @@ class Player:
             self.run.counts["throttled"] += 1
             await asyncio.sleep(wait)
         self.sent += 1
-        message_id = f"{self.index}-{self.sent}"
+        message_id = f"{self.run.id_prefix}-{self.index}-{self.sent}"
         self.outstanding = (message_id, time.perf_counter(), kind)
         self.answered.clear()
         self.sent_text = orjson.dumps({"type": kind, "id": message_id, **fields}).decode()  # a resend repeats it
