@@ -8,7 +8,8 @@ from datetime import datetime
 from django.db.models import Q
 from django.utils import timezone
 
-from .models import ChatLine, DealEvent, Table, TableSeat, TableStatus
+from .models import Table, TableSeat, TableStatus
+from .reads import deal_log, last_chat_lines, table_row
 from .state_io import events_for, public_events, seat_of
 
 CHAT_HISTORY_LINES = 30  # the chat lines a page opened later starts with
@@ -116,7 +117,7 @@ def _facts(table: Table) -> dict:
 def committed(table_id, viewer=None, session=None, *, check_access: bool = False) -> Committed | None:
     """The table as committed; with `check_access`, None too when it is private and `viewer` (with the socket's
     `session`) may not see it: the same answer as for an id that names no table."""
-    table = get_table(table_id)
+    table = table_row(table_id) if isinstance(table_id, int) else get_table(table_id)
     if table is None:
         return None
     if check_access:
@@ -179,15 +180,10 @@ def history(committed: Committed, user_id: int | None) -> TableHistory:
     table_id = committed.table["id"]
     state = TableState.loads(committed.state)
     seat = seat_of(state, user_id)
-    lines = ChatLine.objects.filter(table_id=table_id).order_by("-id")[:CHAT_HISTORY_LINES]
-    chat = [line.to_json() for line in reversed(lines)]
-    events = list(
-        # Up to the snapshot's version: the log must tell what that version knew, not a change committed since
-        # (a hand shown a moment later: the frame audit caught such logs on reconnects under load).
-        DealEvent.objects.filter(table_id=table_id, deal_number=state.deal_no, version__lte=committed.version)
-        .order_by("version", "index")
-        .values_list("event", flat=True)
-    )
+    chat = [line.to_json() for line in last_chat_lines(table_id, CHAT_HISTORY_LINES)]
+    # Up to the snapshot's version: the log must tell what that version knew, not a change committed since (a hand
+    # shown a moment later: the frame audit caught such logs on reconnects under load).
+    events = deal_log(table_id, state.deal_no, committed.version)
     # A private event (a card its seat opened) goes only to the player dealt in at that seat in the running deal:
     # between deals the seat may have changed hands since.
     playing = state.phase != "waiting" and seat is not None and state.seats[seat].in_deal

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from .. import reads
 from ..models import Presence, Table, TableSeat, TableStatus
 
 PRESENCE_HEARTBEAT_SECONDS = 30
@@ -50,9 +51,7 @@ def _change(table_id: int, user, step: int) -> None:
 def offline_at(table_id: int) -> list[str]:
     """The player ids (as the engine names them) of the humans seated at the table with no open connection: the
     table shows them offline (their 2 minutes of RULES §9 run)."""
-    seated = TableSeat.objects.filter(table_id=table_id, user__is_bot=False).values_list("user_id", flat=True)
-    here = Presence.objects.filter(table_id=table_id, connections__gt=0).values_list("user_id", flat=True)
-    return sorted(str(user_id) for user_id in set(seated) - set(here))
+    return reads.offline_at(table_id)
 
 
 def _tell_offline(table_id: int) -> None:

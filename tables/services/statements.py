@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from functools import cache
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import connection
 
+from .. import rows
 from ..models import ClientMessage, Deal, DealEvent, DealSeat, Table
 
 _STATE_FIELDS = ("state", "version", "clock_kind", "clock_seats", "clock_deadline", "empty_since")
@@ -21,25 +22,13 @@ _EVENT_FIELDS = ("table", "deal_number", "svara", "version", "index", "event")
 _REPLY_FIELDS = ("table", "user", "client_id", "response", "created_at")
 
 
-def _db():
-    """The connection itself, looked up once per statement: every attribute read through `django.db.connection`
-    looks it up again in a thread-local (a sixteenth of a door action's time, counted in `bench door`'s profile)."""
-    return connections[DEFAULT_DB_ALIAS]
-
-
-def _q(name: str) -> str:
-    return connection.ops.quote_name(name)
-
-
-@cache
-def _table_fields():
-    return tuple(Table._meta.concrete_fields)
+_db, _q, _from_db = rows.db, rows.q, rows.from_db
 
 
 @cache
 def _lock_sql(vendor: str, with_reply: bool) -> str:
     table = _q(Table._meta.db_table)
-    columns = ", ".join(f"{table}.{_q(f.column)}" for f in _table_fields())
+    columns = rows.columns_of(Table)
     if with_reply:
         replies = _q(ClientMessage._meta.db_table)
         columns += (
@@ -52,21 +41,6 @@ def _lock_sql(vendor: str, with_reply: bool) -> str:
     return sql
 
 
-@cache
-def _converters(vendor: str, model, name: str):
-    """What the ORM does to a value read from this column on this database (e.g. JSON text to a value)."""
-    field = model._meta.get_field(name)
-    column = field.get_col(model._meta.db_table)
-    converters = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
-    return [(convert, column) for convert in converters]
-
-
-def _from_db(db, model, name: str, value):
-    for convert, column in _converters(db.vendor, model, name):
-        value = convert(value, column, db)
-    return value
-
-
 def lock_row(table_id: int, reply_to: tuple[int, str] | None) -> Table | None:
     """The table's row locked until the transaction ends (None if there is none); with `reply_to` (user id, client
     id) the same statement reads the stored reply to that message into `table.stored_reply` (None if none)."""
@@ -77,11 +51,9 @@ def lock_row(table_id: int, reply_to: tuple[int, str] | None) -> Table | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    fields = _table_fields()
-    values = [_from_db(db, Table, f.name, v) for f, v in zip(fields, row, strict=False)]
-    table = Table.from_db(db.alias, [f.attname for f in fields], values)
+    table = rows.instance(db, Table, row)
     if reply_to is not None:
-        stored = row[len(fields)]
+        stored = row[len(rows.fields_of(Table))]
         table.stored_reply = None if stored is None else _from_db(db, ClientMessage, "response", stored)
     return table
 
