@@ -9,6 +9,7 @@ offline stand-up never came (issue 11, defect 1).
 import logging
 
 import orjson
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
@@ -25,6 +26,14 @@ class GuardedConsumer(AsyncWebsocketConsumer):
     async def accept(self, subprotocol=None, headers=None):
         await super().accept(subprotocol, headers)
         self.accepted = True
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        """A frame for a client that has just gone (a group message handled before its disconnect) is dropped: daphne
+        raises autobahn's Disconnected, which would end the consumer as a fault; the disconnect follows anyway."""
+        try:
+            await super().send(text_data, bytes_data, close)
+        except Disconnected:
+            log.debug("a frame for a closed socket was dropped")
 
     async def dispatch(self, message):
         # Channels runs close_old_connections before every message, a hop onto asgiref's one sync thread: about
