@@ -1,5 +1,5 @@
 """What a socket reads when it opens (tables/consumers.py `_connect`), in plain SQL built once: the table's row, its
-last chat lines, the running deal's events, who is offline. A socket's opening spent two fifths of its daphne's
+last chat lines, the running deal's events, who is offline; the door reads a deal's events through it too. A socket's opening spent two fifths of its daphne's
 time compiling these four small ORM queries (`bench live --idle`, py-spy): the statements themselves are cheap.
 The rows become the models' values through the ORM's own converters (tables/rows.py)."""
 
@@ -45,16 +45,23 @@ def last_chat_lines(table_id: int, count: int) -> list[ChatLine]:
 
 
 @cache
-def _log_sql() -> str:
-    return (f"SELECT {q('event')} FROM {q(DealEvent._meta.db_table)} WHERE {q('table_id')} = %s "
-            f"AND {q('deal_number')} = %s AND {q('version')} <= %s ORDER BY {q('version')}, {q('index')}")  # fmt: skip
+def _events_sql(of_svara: bool, up_to_version: bool) -> str:
+    where = f"{q('table_id')} = %s AND {q('deal_number')} = %s"
+    if of_svara:
+        where += f" AND {q('svara')} = %s"
+    if up_to_version:
+        where += f" AND {q('version')} <= %s"
+    return f"SELECT {q('event')} FROM {q(DealEvent._meta.db_table)} WHERE {where} ORDER BY {q('version')}, {q('index')}"
 
 
-def deal_log(table_id: int, deal_no: int, up_to_version: int) -> list[dict]:
-    """The events stored for the deal (its svaras too) up to a version, in order, as JSON values."""
+def deal_events(table_id: int, deal_no: int, *, svara: int | None = None,
+                up_to_version: int | None = None) -> list[dict]:
+    """The events stored for a deal, in order, as JSON values: its svaras too, or only the one `svara` (0: the deal
+    itself), up to `up_to_version` if given."""
+    params = [table_id, deal_no] + [v for v in (svara, up_to_version) if v is not None]
     db = rows.db()
     with db.cursor() as cursor:
-        cursor.execute(_log_sql(), [table_id, deal_no, up_to_version])
+        cursor.execute(_events_sql(svara is not None, up_to_version is not None), params)
         return [rows.from_db(db, DealEvent, "event", event) for (event,) in cursor.fetchall()]
 
 

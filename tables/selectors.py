@@ -9,7 +9,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from .models import Table, TableSeat, TableStatus
-from .reads import deal_log, last_chat_lines, table_row
+from .reads import deal_events, last_chat_lines, offline_at, table_row
 from .state_io import events_for, public_events, seat_of
 
 CHAT_HISTORY_LINES = 30  # the chat lines a page opened later starts with
@@ -166,7 +166,7 @@ class TableHistory:
     log: list[dict]  # engine events as JSON: public ones, and the viewer's own only while he plays the deal
     deal_no: int
     names: dict[int, str]
-    offline: list[str]  # the seated humans' player ids with no open connection (presence.offline_at)
+    offline: list[str]  # the seated humans' player ids with no open connection (reads.offline_at)
 
     def message(self) -> dict:
         return {"deal_no": self.deal_no, "chat": self.chat, "log": self.log,
@@ -183,7 +183,7 @@ def history(committed: Committed, user_id: int | None) -> TableHistory:
     chat = [line.to_json() for line in last_chat_lines(table_id, CHAT_HISTORY_LINES)]
     # Up to the snapshot's version: the log must tell what that version knew, not a change committed since (a hand
     # shown a moment later: the frame audit caught such logs on reconnects under load).
-    events = deal_log(table_id, state.deal_no, committed.version)
+    events = deal_events(table_id, state.deal_no, up_to_version=committed.version)
     # A private event (a card its seat opened) goes only to the player dealt in at that seat in the running deal:
     # between deals the seat may have changed hands since.
     playing = state.phase != "waiting" and seat is not None and state.seats[seat].in_deal
@@ -192,6 +192,4 @@ def history(committed: Committed, user_id: int | None) -> TableHistory:
     for event in events[:1]:  # deal_started names the deal's players, those who have left since too
         if event.get("type") == "deal_started":
             names.update(zip(event["seats"], event.get("names", ()), strict=False))
-    from tables.services.presence import offline_at
-
     return TableHistory(chat, log, state.deal_no, names, offline_at(table_id))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import reads
 from ..engine.events import (
     Ante,
     BuyIn,
@@ -173,7 +174,7 @@ def _close(table: Table, number: int, svara: int, new_rows: list[DealEvent], now
     """The deal's pot, rake and winners from its awards, its players' results from its events (those stored, and
     those of this action): one read and one statement (two on SQLite). At the chain's end, `fair` (the server seed revealed, the
     seeds, every deck dealt) goes to its first row: with it in the same update, or one more for a svara's end."""
-    events = [*statements.deal_events(table.pk, number, svara),
+    events = [*reads.deal_events(table.pk, number, svara=svara),
               *(r.event for r in new_rows if r.deal_number == number and r.svara == svara)]  # fmt: skip
     kinds = {kind.type for kind in AWARDS}
     awards = [e for e in events if e["type"] in kinds]

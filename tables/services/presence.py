@@ -48,12 +48,6 @@ def _change(table_id: int, user, step: int) -> None:
             transaction.on_commit(lambda: _tell_offline(table_id))
 
 
-def offline_at(table_id: int) -> list[str]:
-    """The player ids (as the engine names them) of the humans seated at the table with no open connection: the
-    table shows them offline (their 2 minutes of RULES §9 run)."""
-    return reads.offline_at(table_id)
-
-
 def _tell_offline(table_id: int) -> None:
     from . import notify
 
@@ -61,7 +55,7 @@ def _tell_offline(table_id: int) -> None:
     # pub/sub layer hands a process's messages to the members it has when they arrive), and skips it when its own
     # first list was read later.
     at = time.time()
-    message = {"type": "table.presence", "offline": offline_at(table_id), "at": at}
+    message = {"type": "table.presence", "offline": reads.offline_at(table_id), "at": at}
     notify.group_send(notify.table_group(table_id), message)
 
 

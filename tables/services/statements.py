@@ -21,21 +21,21 @@ _STATE_FIELDS = ("state", "version", "clock_kind", "clock_seats", "clock_deadlin
 _EVENT_FIELDS = ("table", "deal_number", "svara", "version", "index", "event")
 _REPLY_FIELDS = ("table", "user", "client_id", "response", "created_at")
 
+q = rows.q
 
-_db, _q, _from_db = rows.db, rows.q, rows.from_db
 
 
 @cache
 def _lock_sql(vendor: str, with_reply: bool) -> str:
-    table = _q(Table._meta.db_table)
+    table = q(Table._meta.db_table)
     columns = rows.columns_of(Table)
     if with_reply:
-        replies = _q(ClientMessage._meta.db_table)
+        replies = q(ClientMessage._meta.db_table)
         columns += (
-            f", (SELECT {_q('response')} FROM {replies} WHERE {replies}.{_q('table_id')} = {table}.{_q('id')} "
-            f"AND {_q('user_id')} = %s AND {_q('client_id')} = %s LIMIT 1)"
+            f", (SELECT {q('response')} FROM {replies} WHERE {replies}.{q('table_id')} = {table}.{q('id')} "
+            f"AND {q('user_id')} = %s AND {q('client_id')} = %s LIMIT 1)"
         )
-    sql = f"SELECT {columns} FROM {table} WHERE {table}.{_q('id')} = %s"
+    sql = f"SELECT {columns} FROM {table} WHERE {table}.{q('id')} = %s"
     if connection.features.has_select_for_update:  # not SQLite, where a writer locks the whole database
         sql += f" FOR UPDATE OF {table}"
     return sql
@@ -45,7 +45,7 @@ def lock_row(table_id: int, reply_to: tuple[int, str] | None) -> Table | None:
     """The table's row locked until the transaction ends (None if there is none); with `reply_to` (user id, client
     id) the same statement reads the stored reply to that message into `table.stored_reply` (None if none)."""
     params = [] if reply_to is None else list(reply_to)
-    db = _db()
+    db = rows.db()
     with db.cursor() as cursor:
         cursor.execute(_lock_sql(db.vendor, reply_to is not None), [*params, table_id])
         row = cursor.fetchone()
@@ -54,15 +54,15 @@ def lock_row(table_id: int, reply_to: tuple[int, str] | None) -> Table | None:
     table = rows.instance(db, Table, row)
     if reply_to is not None:
         stored = row[len(rows.fields_of(Table))]
-        table.stored_reply = None if stored is None else _from_db(db, ClientMessage, "response", stored)
+        table.stored_reply = None if stored is None else rows.from_db(db, ClientMessage, "response", stored)
     return table
 
 
 @cache
 def _state_sql() -> str:
     fields = [Table._meta.get_field(name) for name in _STATE_FIELDS]
-    assignments = ", ".join(f"{_q(f.column)} = %s" for f in fields)
-    return f"UPDATE {_q(Table._meta.db_table)} SET {assignments} WHERE {_q('id')} = %s"
+    assignments = ", ".join(f"{q(f.column)} = %s" for f in fields)
+    return f"UPDATE {q(Table._meta.db_table)} SET {assignments} WHERE {q('id')} = %s"
 
 
 def _state_params(db, table: Table) -> list:
@@ -71,24 +71,24 @@ def _state_params(db, table: Table) -> list:
 
 
 @cache
-def _events_sql(rows: int) -> str:
+def _events_sql(count: int) -> str:
     fields = [DealEvent._meta.get_field(name) for name in _EVENT_FIELDS]
     row = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    columns = ", ".join(_q(f.column) for f in fields)
-    return f"INSERT INTO {_q(DealEvent._meta.db_table)} ({columns}) VALUES {', '.join([row] * rows)}"
+    columns = ", ".join(q(f.column) for f in fields)
+    return f"INSERT INTO {q(DealEvent._meta.db_table)} ({columns}) VALUES {', '.join([row] * count)}"
 
 
-def _events_params(db, rows: list[DealEvent]) -> list:
+def _events_params(db, events: list[DealEvent]) -> list:
     fields = [DealEvent._meta.get_field(name) for name in _EVENT_FIELDS]
-    return [f.get_db_prep_save(getattr(row, f.attname), db) for row in rows for f in fields]
+    return [f.get_db_prep_save(getattr(row, f.attname), db) for row in events for f in fields]
 
 
 @cache
 def _reply_sql() -> str:
     fields = [ClientMessage._meta.get_field(name) for name in _REPLY_FIELDS]
     return (
-        f"INSERT INTO {_q(ClientMessage._meta.db_table)} ({', '.join(_q(f.column) for f in fields)}) "
-        f"VALUES ({', '.join(['%s'] * len(fields))}) ON CONFLICT DO NOTHING RETURNING {_q('id')}"
+        f"INSERT INTO {q(ClientMessage._meta.db_table)} ({', '.join(q(f.column) for f in fields)}) "
+        f"VALUES ({', '.join(['%s'] * len(fields))}) ON CONFLICT DO NOTHING RETURNING {q('id')}"
     )
 
 
@@ -116,7 +116,7 @@ def write_action(table: Table, events: list[DealEvent], reply: ClientMessage | N
     locked), and the reply to its message id. One statement on PostgreSQL; on SQLite (no data-modifying WITH) one
     per part. False when the message id was answered meanwhile: then no reply was stored, and the caller's
     transaction must not stand."""
-    db = _db()
+    db = rows.db()
     with db.cursor() as cursor:
         if db.vendor == "postgresql":
             params = _events_params(db, events) + _state_params(db, table)
@@ -134,7 +134,7 @@ def write_action(table: Table, events: list[DealEvent], reply: ClientMessage | N
 
 def store_reply(reply: ClientMessage) -> bool:
     """Keep the reply to a message id (one statement); False when the id was answered meanwhile."""
-    db = _db()
+    db = rows.db()
     with db.cursor() as cursor:
         cursor.execute(_reply_sql(), _reply_params(db, reply))
         return cursor.fetchone() is not None
@@ -158,23 +158,23 @@ def _row_params(db, row, skip: int = 0) -> list:
 @cache
 def _open_sql(players: int) -> str:
     """PostgreSQL: the deal's row and its players' rows, which take the new row's id, in one statement."""
-    deals, seats = _q(Deal._meta.db_table), _q(DealSeat._meta.db_table)
+    deals, seats = q(Deal._meta.db_table), q(DealSeat._meta.db_table)
     deal_fields, seat_fields = _row_fields(Deal), _row_fields(DealSeat)
     deal_row = ", ".join(["%s"] * len(deal_fields))
     # Typed values: a VALUES list has no target column to take its types from.
     seat_row = "(" + ", ".join(f"%s::{f.cast_db_type(connection)}" for f in seat_fields[1:]) + ")"
-    columns = ", ".join(_q(f.column) for f in seat_fields[1:])
+    columns = ", ".join(q(f.column) for f in seat_fields[1:])
     return (
-        f"WITH deal AS (INSERT INTO {deals} ({', '.join(_q(f.column) for f in deal_fields)}) VALUES ({deal_row}) "
-        f"RETURNING {_q('id')}), players AS (INSERT INTO {seats} ({_q('deal_id')}, {columns}) "
-        f"SELECT deal.{_q('id')}, row.* FROM deal, (VALUES {', '.join([seat_row] * players)}) AS row) "
-        f"SELECT {_q('id')} FROM deal"
+        f"WITH deal AS (INSERT INTO {deals} ({', '.join(q(f.column) for f in deal_fields)}) VALUES ({deal_row}) "
+        f"RETURNING {q('id')}), players AS (INSERT INTO {seats} ({q('deal_id')}, {columns}) "
+        f"SELECT deal.{q('id')}, row.* FROM deal, (VALUES {', '.join([seat_row] * players)}) AS row) "
+        f"SELECT {q('id')} FROM deal"
     )
 
 
 def open_deal(deal: Deal, players: list[DealSeat]) -> int:
     """Insert a deal's row and its players' (their `deal_id` is the new row's); the new row's id."""
-    db = _db()
+    db = rows.db()
     if db.vendor != "postgresql" or not players:  # SQLite: no data-modifying WITH
         deal.save(force_insert=True)
         for player in players:
@@ -192,38 +192,23 @@ _RESULT_COLUMNS = ("put_in", "won", "net", "won_pot", "played", "tied", "svara_w
 
 
 @cache
-def _events_read_sql() -> str:
-    events = _q(DealEvent._meta.db_table)
-    return (f"SELECT {_q('event')} FROM {events} WHERE {_q('table_id')} = %s AND {_q('deal_number')} = %s "
-            f"AND {_q('svara')} = %s ORDER BY {_q('version')}, {_q('index')}")  # fmt: skip
-
-
-def deal_events(table_id: int, number: int, svara: int) -> list[dict]:
-    """The events stored for one deal (or svara), in order, as JSON values."""
-    db = _db()
-    with db.cursor() as cursor:
-        cursor.execute(_events_read_sql(), [table_id, number, svara])
-        return [_from_db(db, DealEvent, "event", event) for (event,) in cursor.fetchall()]
-
-
-@cache
 def _close_sql(vendor: str, seats: int, closed: tuple[str, ...]) -> tuple[str, str]:
     """The deal's row closed (its `closed` fields) and every player's result in it, a CASE per column over `seats`
     seats (at a deal's end the ORM's Case/When compiled in about 3 ms, ten times what PostgreSQL takes to run it):
     one statement on PostgreSQL (the second part empty), the deal's row first; on SQLite two."""
-    players, deals = _q(DealSeat._meta.db_table), _q(Deal._meta.db_table)
-    assignments = ", ".join(f"{_q(Deal._meta.get_field(name).column)} = %s" for name in closed)
-    place = f"{_q('table_id')} = %s AND {_q('number')} = %s AND {_q('svara')} = %s"
+    players, deals = q(DealSeat._meta.db_table), q(Deal._meta.db_table)
+    assignments = ", ".join(f"{q(Deal._meta.get_field(name).column)} = %s" for name in closed)
+    place = f"{q('table_id')} = %s AND {q('number')} = %s AND {q('svara')} = %s"
     deal = f"UPDATE {deals} SET {assignments} WHERE {place}"
     whens = " ".join(["WHEN %s THEN %s"] * seats)
     cases = ", ".join(
-        f"{_q(column)} = CASE {_q('seat')} {whens} ELSE %s END" if seats else f"{_q(column)} = %s"
+        f"{q(column)} = CASE {q('seat')} {whens} ELSE %s END" if seats else f"{q(column)} = %s"
         for column in _RESULT_COLUMNS
     )
-    results = f"UPDATE {players} SET {_q('ended')} = %s, {cases} WHERE {_q('deal_id')} IN "
+    results = f"UPDATE {players} SET {q('ended')} = %s, {cases} WHERE {q('deal_id')} IN "
     if vendor == "postgresql":
-        return f"WITH deal AS ({deal} RETURNING {_q('id')}) {results}(SELECT {_q('id')} FROM deal)", ""
-    return deal, f"{results}(SELECT {_q('id')} FROM {deals} WHERE {place})"
+        return f"WITH deal AS ({deal} RETURNING {q('id')}) {results}(SELECT {q('id')} FROM deal)", ""
+    return deal, f"{results}(SELECT {q('id')} FROM {deals} WHERE {place})"
 
 
 def close_deal(table_id: int, number: int, svara: int, closed: dict, by_seat: dict[int, tuple], none: tuple) -> None:
@@ -231,7 +216,7 @@ def close_deal(table_id: int, number: int, svara: int, closed: dict, by_seat: di
     to its values in the order of _RESULT_COLUMNS; a seat not in it gets `none`'s."""
     place = [table_id, number, svara]
     names = tuple(closed)
-    db = _db()
+    db = rows.db()
     deal_params = [Deal._meta.get_field(name).get_db_prep_save(closed[name], db) for name in names] + place
     params: list = [True]
     for column, default in enumerate(none):
