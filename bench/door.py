@@ -89,9 +89,10 @@ def main(argv: list[str]) -> int:
 
         # One thread, one table: every action waits for the one before it.
         table, users, state = seated_table(0)
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         actions, state = play(table, users, state, args.deals)
         door_rate = actions / (time.perf_counter() - started)
+        door_cpu = (time.process_time() - cpu) / actions
         # Statements per door action (besides BEGIN and COMMIT), counted on one more deal (not timed).
         counts = []
         play(table, users, state, 1, counts)
@@ -106,12 +107,13 @@ def main(argv: list[str]) -> int:
             connection.close()
 
         threads = [threading.Thread(target=run, args=(seated,)) for seated in tables]
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
         threaded_rate = sum(done) / (time.perf_counter() - started)
+        threaded_cpu = (time.process_time() - cpu) / sum(done)
 
         state = TableState.new("classic", 10, 2)
         stored = state.dumps()
@@ -141,11 +143,15 @@ def main(argv: list[str]) -> int:
     print(f"database: {connection.vendor}, {args.deals} deals")
     print(f"door actions/s, 1 thread:  {door_rate:10.0f}")
     print(f"door actions/s, {args.threads} threads: {threaded_rate:10.0f}")
+    print(f"this process's CPU per door action, 1 thread: {door_cpu * 1000:.2f} ms, "
+          f"{args.threads} threads: {threaded_cpu * 1000:.2f} ms (the GIL bounds the threads at 1 / that)")
     print(f"engine+JSON actions/s:     {engine_rate:10.0f}")
     print(f"ratio door / engine:       {ratio:10.4f}")
     print(f"statements per action:     {statements:10.1f}")
     print(json.dumps({"bench": "door", "door_per_s": round(door_rate), "door_per_s_threads": round(threaded_rate),
-                      "threads": args.threads, "engine_per_s": round(engine_rate),
+                      "threads": args.threads,
+                      "cpu_ms_per_action": round(door_cpu * 1000, 3),
+                      "cpu_ms_per_action_threads": round(threaded_cpu * 1000, 3), "engine_per_s": round(engine_rate),
                       "ratio": round(ratio, 5), "statements_per_action": statements,
                       "statements_new_deal_new_deal_bet_fold": counts, "database": connection.vendor}))
     return 0
