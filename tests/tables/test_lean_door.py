@@ -193,3 +193,21 @@ def test_a_buy_in_under_a_cap_locks_the_limits_row_then_reads_the_ledger(classic
     assert len(locked) == 1 and (not ON_POSTGRESQL or "FOR UPDATE" in locked[0])
     first_sum = next(i for i, s in enumerate(sql) if 'SUM("wallet_transfer"."amount")' in s)
     assert sql.index(locked[0]) < first_sum
+
+
+@pytest.mark.skipif(not ON_POSTGRESQL, reason="prepared statements are PostgreSQL's (CI runs on PostgreSQL)")
+def test_the_doors_statements_are_prepared_on_the_connection_and_planned_each_run(classic_table, players):
+    """DB_PREPARED: a statement run twice on a connection is prepared there, and every run still gets its own plan
+    (a generic plan made while a table was nearly empty would stay a sequential scan as it grows)."""
+    ann, boris, _ = players
+    seated_deal(classic_table, [ann, boris])
+    player = whose_turn(classic_table, [ann, boris])
+    services.act(classic_table.pk, player, {"kind": "bet", "amount": 20}, "m-bet")  # the ledger's insert, twice
+    services.act(classic_table.pk, whose_turn(classic_table, [ann, boris]), {"kind": "call"}, "m-call")
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW plan_cache_mode")
+        assert cursor.fetchone()[0] == "force_custom_plan"
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any('FOR UPDATE OF "tables_table"' in sql for sql in prepared), prepared
+    assert any('INSERT INTO "wallet_transfer"' in sql for sql in prepared), prepared
