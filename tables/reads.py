@@ -1,7 +1,8 @@
 """What a socket reads when it opens (tables/consumers.py `_connect`), in plain SQL built once: the table's row, its
-last chat lines, the running deal's events, who is offline; the door reads a deal's events through it too. A socket's opening spent two fifths of its daphne's
-time compiling these four small ORM queries (`bench live --idle`, py-spy): the statements themselves are cheap.
-The rows become the models' values through the ORM's own converters (tables/rows.py)."""
+last chat lines, the running deal's events, who is offline (the door reads a closing deal's events here too). A
+socket's opening spent two fifths of its daphne's time compiling these four small ORM queries (`bench live --idle`,
+py-spy): the statements themselves are cheap. The rows become the models' values through the ORM's own converters
+(tables/rows.py)."""
 
 from __future__ import annotations
 
@@ -51,7 +52,8 @@ def _events_sql(of_svara: bool, up_to_version: bool) -> str:
         where += f" AND {q('svara')} = %s"
     if up_to_version:
         where += f" AND {q('version')} <= %s"
-    return f"SELECT {q('event')} FROM {q(DealEvent._meta.db_table)} WHERE {where} ORDER BY {q('version')}, {q('index')}"
+    order = f"{q('version')}, {q('index')}"
+    return f"SELECT {q('event')} FROM {q(DealEvent._meta.db_table)} WHERE {where} ORDER BY {order}"
 
 
 def deal_events(table_id: int, deal_no: int, *, svara: int | None = None,

@@ -24,7 +24,6 @@ _REPLY_FIELDS = ("table", "user", "client_id", "response", "created_at")
 q = rows.q
 
 
-
 @cache
 def _lock_sql(vendor: str, with_reply: bool) -> str:
     table = q(Table._meta.db_table)
