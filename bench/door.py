@@ -92,7 +92,7 @@ def main(argv: list[str]) -> int:
         started, cpu = time.perf_counter(), time.process_time()
         actions, state = play(table, users, state, args.deals)
         door_rate = actions / (time.perf_counter() - started)
-        door_cpu = (time.process_time() - cpu) / actions
+        door_cpu = (time.process_time() - cpu) / max(actions, 1)
         # Statements per door action (besides BEGIN and COMMIT), counted on one more deal (not timed).
         counts = []
         play(table, users, state, 1, counts)
@@ -113,7 +113,7 @@ def main(argv: list[str]) -> int:
         for thread in threads:
             thread.join()
         threaded_rate = sum(done) / (time.perf_counter() - started)
-        threaded_cpu = (time.process_time() - cpu) / sum(done)
+        threaded_cpu = (time.process_time() - cpu) / max(sum(done), 1)
 
         state = TableState.new("classic", 10, 2)
         stored = state.dumps()

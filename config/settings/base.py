@@ -138,12 +138,13 @@ else:
     options = DATABASES["default"].setdefault("OPTIONS", {})
     options["options"] = f"-c synchronous_commit={os.environ.get('DB_SYNCHRONOUS_COMMIT', 'off')}"
     if env_bool("DB_PREPARED", True):
-        # Parameters bound by the server and statements prepared on their second run: no quoting in Python and no
-        # parsing in PostgreSQL for the door's few statements, run on every action (bench door: about 5 % more
-        # actions a second, docs/benchmarks.md). Every run still gets its own plan (force_custom_plan): a generic plan made while a
-        # table was small (every table of a new database) would stay a sequential scan for the connection's life.
+        # Parameters bound by the server and a statement prepared on its second run on a connection
+        # (DB_PREPARE_THRESHOLD: the runs before): no quoting in Python and no parsing in PostgreSQL for the door's
+        # few statements, run on every action (bench door: 2-6 % more actions a second, docs/benchmarks.md). Every
+        # run still gets its own plan (force_custom_plan): a generic plan made while a table was small (every table
+        # of a new database) would stay a sequential scan for the connection's life.
         options["server_side_binding"] = True
-        options["prepare_threshold"] = int(os.environ.get("DB_PREPARE_THRESHOLD", "2"))
+        options["prepare_threshold"] = int(os.environ.get("DB_PREPARE_THRESHOLD", "1"))
         options["options"] += " -c plan_cache_mode=force_custom_plan"
     if env_bool("DB_POOL", True):
         # psycopg 3's pool (Django 5.1+): without it every `database_sync_to_async` call opened a new
