@@ -140,12 +140,13 @@ else:
     if env_bool("DB_PREPARED", True):
         # Parameters bound by the server and a statement prepared on its second run on a connection
         # (DB_PREPARE_THRESHOLD: the runs before): no quoting in Python and no parsing in PostgreSQL for the door's
-        # few statements, run on every action (bench door: 2-6 % more actions a second, docs/benchmarks.md). Every
-        # run still gets its own plan (force_custom_plan): a generic plan made while a table was small (every table
-        # of a new database) would stay a sequential scan for the connection's life.
+        # few statements, run on every action (bench door: 2-6 % more actions a second, docs/benchmarks.md).
+        # PostgreSQL plans them as it likes (plan_cache_mode auto: the first five runs with their values, then a
+        # generic plan when it costs no more), which spares planning most statements, the foreign-key checks at
+        # commit included: half its time per action when every run was planned. The one statement whose generic
+        # plan went bad as its table grew, the ledger's insert with its key probe, runs unprepared (wallet/batch.py).
         options["server_side_binding"] = True
         options["prepare_threshold"] = int(os.environ.get("DB_PREPARE_THRESHOLD", "1"))
-        options["options"] += " -c plan_cache_mode=force_custom_plan"
     if env_bool("DB_POOL", True):
         # psycopg 3's pool (Django 5.1+): without it every `database_sync_to_async` call opened a new
         # connection (about 7 ms here). A daphne process runs the door on SVARA_DOOR_THREADS threads
