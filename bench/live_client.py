@@ -206,6 +206,8 @@ class Player:
                 run.counts["frames"] += 1
                 if kind == "snapshot":
                     version = message["version"]
+                    if message.get("events"):
+                        run.counts["events"] += 1
                     if version <= self.version:
                         run.counts["stale_snapshots"] += 1
                         continue
@@ -239,8 +241,6 @@ class Player:
                         self.wait_above = self.version  # nothing changed: wait for news before trying again
                     self.answered.set()
                     self.changed.set()
-                elif kind == "event":
-                    run.counts["events"] += 1
         except Exception as failure:  # noqa: BLE001 - a dropped socket is a figure, not a crash
             run.counts["socket_errors"] += 1
             run.failure(f"socket:{type(failure).__name__}", str(failure), "read")

@@ -75,7 +75,6 @@ class Socket:
     queue: asyncio.Queue = field(default_factory=asyncio.Queue)
     snapshot: dict | None = None
     last_version: int = -1
-    pending_event: dict | None = None
     closed_code: int | None = None
     tokens: float = DOOR_RATE
     at: float = field(default_factory=time.monotonic)
@@ -123,19 +122,17 @@ class Driver:
         socket.closed_code = socket.ws.close_code if socket.ws.close_code is not None else -1
 
     def watch(self, socket: Socket, message: dict) -> None:
-        """The version rule on every socket: snapshots never go back; an event is followed by its snapshot."""
+        """The version rule on every socket: snapshots never go back; no frame but a snapshot carries events."""
         kind = message.get("type")
-        if socket.pending_event is not None:
-            event, socket.pending_event = socket.pending_event, None
-            if kind != "snapshot" or message.get("version") != event["version"]:
-                self.fail(f"{socket.name}: event v{event['version']} not followed by its snapshot ({kind})")
-        if kind == "event":
-            socket.pending_event = message
-        elif kind == "snapshot":
+        if kind == "snapshot":
             if message["version"] < socket.last_version:
                 self.fail(f"{socket.name}: snapshot v{message['version']} after v{socket.last_version}")
+            if not isinstance(message.get("events"), list):
+                self.fail(f"{socket.name}: snapshot v{message['version']} without its events")
             socket.last_version = message["version"]
             socket.snapshot = message
+        elif "events" in message:
+            self.fail(f"{socket.name}: events in a {kind} frame")
         elif kind == "error" and message.get("code") == "server_error":
             self.fail(f"{socket.name}: server_error: {message.get('message')}")
 

@@ -82,9 +82,7 @@ class Checker:
         version = message.get("version")
         allowed: set[tuple] = set()  # where cards may stand in this frame (each place checked on its own)
         if kind == "snapshot":
-            allowed = self._snapshot(message, viewer) | self._history(message, viewer)
-        elif kind == "event":
-            allowed = self._events(message, viewer)
+            allowed = self._snapshot(message, viewer) | self._history(message, viewer) | self._events(message, viewer)
         self._stray_cards(message, allowed, viewer, version)
         self._server_seed(message, viewer, version)
         return self.leaks[before:]
@@ -190,9 +188,13 @@ class Checker:
     # --- events ---
 
     def _events(self, message: dict, viewer) -> set[tuple]:
+        """The events a snapshot carries: those of the change it shows (with a standing choice's answers, of the
+        changes just before it too)."""
         version = message.get("version")
-        state = self._state_at(version, viewer)
-        if state is None:
+        if not message.get("events") or not isinstance(version, int):
+            return set()
+        state = self.truth.state(version)
+        if state is None:  # the snapshot's own check has said so
             return set()
         states = [state, self.truth.state(version - 1)]
         return self._logged_cards(message.get("events"), "event", states, version, viewer)
@@ -211,7 +213,7 @@ class Checker:
         return self._logged_cards(history.get("log"), "history", past, version, viewer)
 
     def _logged_cards(self, events, place: str, states: list, version, viewer) -> set[tuple]:
-        """The cards of a list of events (an event frame's, or a reloaded page's log): a card the viewer's own seat
+        """The cards of a list of events (a snapshot's, or a reloaded page's log): a card the viewer's own seat
         opened, private to him, or a hand shown, each held in one of `states` (newest first; for a shown hand, in
         the change between two neighbours). The allowed places are (place, event's index, card's index)."""
         me = seat_of(states[0], viewer)
@@ -349,7 +351,7 @@ def plant(kind: str, message: dict, viewer: int | None, truth) -> dict | None:
         return None
     me = seat_of(state, viewer)
     if kind == "private_event":
-        if message.get("type") != "event":
+        if message.get("type") != "snapshot" or not message.get("events"):
             return None
         for i, s in enumerate(state.seats):
             if i != me and dealt(state, i) and not (s.shown and not s.unseen):

@@ -235,11 +235,13 @@ class TableConsumer(GuardedConsumer):
             await self.send_json(ack.reply)
             # The actor sees the result at once, even if the group message is lost; that message is then skipped.
             if ack.change is not None and self.committed is not None:
+                if ack.change.state.version == ack.change.version:  # the door's state as written: decoded already
+                    selectors.remember(self.table_id, ack.change.stored, ack.change.state)
                 await self.show(self.committed.changed(ack.change.message()), events=ack.change.events)
         await notify.send_collected(outbox)
 
     async def show(self, committed, force: bool = False, events=(), history=None):
-        """Send this viewer's snapshot of `committed` (and the events it came with), unless it is not newer; the
+        """Send this viewer's snapshot of `committed` with the events it came with, unless it is not newer; the
         first one carries the `history` (selectors.TableHistory)."""
         closing = committed.table["status"] == "closed"
         if not force and committed.version <= self.last_version and not closing:  # closing keeps the version
@@ -247,12 +249,10 @@ class TableConsumer(GuardedConsumer):
         self.committed = committed
         self.last_version = max(self.last_version, committed.version)
         snapshot = selectors.snapshot(committed, self.user_id)
+        # One frame a change: the snapshot carries the change's events this viewer may see.
+        snapshot["events"] = events_for(events, snapshot["seat"]) if events else []
         if history is not None:
             snapshot["history"] = history.message()
-        if events:
-            visible = events_for(events, snapshot["seat"])
-            if visible:
-                await self.send_json({"type": "event", "version": committed.version, "events": visible})
         await self.send_json(snapshot)
         if closing:
             await self.close(code=4000)

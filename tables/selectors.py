@@ -128,11 +128,37 @@ def committed(table_id, viewer=None, session=None, *, check_access: bool = False
     return Committed.of_table(table)
 
 
-def snapshot(committed: Committed, user_id: int | None, now: datetime | None = None) -> dict:
-    """The `snapshot` message for one viewer: `state.view(seat)` of the committed state, never another's cards."""
+# The tables' newest decoded states in this process, by table and version, with the stored text each was decoded
+# from: a change's snapshots for every viewer here are rendered from one decoding, and in the acting player's
+# process from the door's own state (`remember`), none. Several versions a table: a group message can arrive after
+# a newer change of its table (docs/protocol.md, "Versions"). The text is compared too: a test database reuses ids.
+_decoded: dict[tuple[int, int], tuple[str, object]] = {}
+_DECODED_MAX = 1024  # the oldest forgotten first (a decoded state is a few kilobytes)
+
+
+def decoded(committed: Committed):
+    """The engine's TableState of `committed` (shared by every viewer's snapshot here: read, never changed)."""
     from tables.engine.play import TableState
 
+    key = (committed.table["id"], committed.version)
+    memo = _decoded.get(key)
+    if memo is not None and memo[0] == committed.state:
+        return memo[1]
     state = TableState.loads(committed.state)
+    remember(key[0], committed.state, state)
+    return state
+
+
+def remember(table_id: int, stored: str, state) -> None:
+    """`state` is what `stored` decodes to (the door's own, after commit): the next snapshots need not decode it."""
+    _decoded[table_id, state.version] = (stored, state)
+    if len(_decoded) > _DECODED_MAX:
+        del _decoded[next(iter(_decoded))]
+
+
+def snapshot(committed: Committed, user_id: int | None, now: datetime | None = None) -> dict:
+    """The `snapshot` message for one viewer: `state.view(seat)` of the committed state, never another's cards."""
+    state = decoded(committed)
     seat = seat_of(state, user_id)
     view = state.view(seat)
     clock = committed.clock

@@ -29,7 +29,7 @@ class RecordedTable(RandomTable):
 
 
 def frames_of(table: RecordedTable):
-    """(viewer, frame) as the consumer sends them: each change's visible events, then the viewer's snapshot."""
+    """(viewer, frame) as the consumer sends them: each change's snapshot for each viewer, with its visible events."""
     truth = TableTruth(1, table.kept)
     for version, events in table.changes:
         state = truth.state(version)
@@ -37,11 +37,8 @@ def frames_of(table: RecordedTable):
         for viewer in viewers:
             seat = sight.seat_of(state, viewer)
             view = state.view(seat)
-            visible = events_for(events, seat)
-            if visible:
-                yield viewer, {"type": "event", "version": version, "events": visible}
             yield viewer, {"type": "snapshot", "version": version, "seat": seat, "table": {"id": 1}, "clock": None,
-                           "legal": view["legal"], "state": view}
+                           "legal": view["legal"], "state": view, "events": events_for(events, seat)}
 
 
 @pytest.fixture(scope="module", params=["classic", "bulgarian"])
@@ -106,12 +103,12 @@ def test_an_own_card_named_before_he_opened_it_is_a_leak_D1(played):
     with his own seat before that is a leak (the checker used to accept any card his seat held)."""
     truth, version, viewer, seat, card = _own_unopened_card(played)
     opened = {"type": "card_opened", "seat": seat, "index": 0, "card": card, "private_to": seat}
-    event_frame = {"type": "event", "version": version, "events": [opened]}
-    assert [leak.where for leak in sight.Checker(truth).check(event_frame, viewer)][0] == "event 0 card_opened"
     state = truth.state(version)
     view = state.view(seat)
-    snapshot = {"type": "snapshot", "version": version, "seat": seat, "table": {"id": 1}, "clock": None,
-                "legal": view["legal"], "state": view, "history": {"log": [opened]}}
+    with_event = {"type": "snapshot", "version": version, "seat": seat, "table": {"id": 1}, "clock": None,
+                  "legal": view["legal"], "state": view, "events": [opened]}
+    assert [leak.where for leak in sight.Checker(truth).check(with_event, viewer)][0] == "event 0 card_opened"
+    snapshot = {**with_event, "events": [], "history": {"log": [opened]}}
     assert [leak.where for leak in sight.Checker(truth).check(snapshot, viewer)][0] == "history log 0 card_opened"
 
 

@@ -41,13 +41,11 @@ class LiveClient:
             self.latest_version = max(self.latest_version, message["version"])
         if message.get("type") == "snapshot":
             check_no_hidden_cards(message)
-            if self.snapshot is None or message["version"] >= self.snapshot["version"]:
-                self.snapshot = message
-        if message.get("type") == "event":
             for event in message["events"]:
                 private_to = event.get("private_to")
-                seat = self.snapshot["seat"] if self.snapshot else None
-                assert private_to is None or private_to == seat, f"seat {seat} got {event}"
+                assert private_to is None or private_to == message["seat"], f"seat {message['seat']} got {event}"
+            if self.snapshot is None or message["version"] >= self.snapshot["version"]:
+                self.snapshot = message
         return message
 
     def until(self, predicate, timeout: float = 10) -> dict:

@@ -161,7 +161,7 @@ def test_move_and_new_deal_clocks_run_out_on_the_server_S9(live):
     act_in_turn(clients, "bet", amount=20)  # Boris bets; Ann owes chips and does not answer: she folds (4 s here)
     state = clients[0].state_where(lambda s: s["state"]["phase"] == "waiting", timeout=10)["state"]
     assert state["last_result"]["winners"][0]["player"] == str(boris.pk)
-    assert any(e.get("type") == "timeout" for m in clients[0].received if m["type"] == "event" for e in m["events"])
+    assert any(e.get("type") == "timeout" for m in clients[0].received if m["type"] == "snapshot" for e in m["events"])
     # Nobody presses New deal: after 30 s (6 s here) both sit out.
     clients[0].state_where(
         lambda s: all(seat["status"] == "sitting_out" for seat in s["state"]["seats"] if seat), timeout=12

@@ -57,7 +57,9 @@ def test_a_change_reaches_every_viewer_without_a_query_D1(classic_table, players
         # What each viewer got from the group message is exactly what the row renders for him.
         expected = selectors.snapshot_for(truth, user)
         got = snapshots[-1]
-        assert {k: v for k, v in got.items() if k != "clock"} == {k: v for k, v in expected.items() if k != "clock"}
+        assert {k: v for k, v in got.items() if k not in ("clock", "events")} == {
+            k: v for k, v in expected.items() if k != "clock"
+        }
         assert got["clock"]["deadline"] == expected["clock"]["deadline"]
         # Nobody's snapshot shows a card he may not see (D1): nobody has opened one yet.
         for seat in got["state"]["seats"]:
@@ -192,3 +194,47 @@ def test_a_message_whose_handling_fails_gets_an_error_and_the_socket_lives_on(cl
 
     failed, pong = async_to_sync(scenario)()
     assert failed["code"] == "server_error" and pong["id"] == "p"
+
+
+def test_a_change_is_decoded_once_for_every_viewer_in_a_process_and_not_at_all_for_the_actor(
+    classic_table, players, monkeypatch
+):
+    """Each change's stored text is decoded once per process for all its viewers' snapshots (selectors.decoded); in
+    the acting player's process not even once: his consumer renders from the door's own state."""
+    import threading
+
+    from tables.engine.play import TableState
+
+    ann, boris, _ = players
+    services.sit(classic_table.pk, ann, 400, seat=0)
+    services.sit(classic_table.pk, boris, 400, seat=1)
+    cookies = [session_cookie(ann), session_cookie(boris)]
+    decodes = []
+    real = TableState.loads.__func__
+
+    def counted(cls, text):
+        if not threading.current_thread().name.startswith("door"):  # the door decodes its row to act on it
+            decodes.append(text)
+        return real(cls, text)
+
+    async def scenario():
+        sockets = [(await open_socket(f"/ws/tables/{classic_table.pk}/", c))[0] for c in cookies]
+        watcher, _ = await open_socket(f"/ws/tables/{classic_table.pk}/")
+        everyone = [*sockets, watcher]
+        for socket in everyone:
+            await receive(socket)
+        monkeypatch.setattr(TableState, "loads", classmethod(counted))
+        await sockets[0].send_json_to({"type": "new_deal", "id": "a"})
+        await receive_until(sockets[0], lambda m: m.get("id") == "a")
+        await sockets[1].send_json_to({"type": "new_deal", "id": "b"})
+        seen = [await drain(socket, 0.5) for socket in everyone]
+        for socket in everyone:
+            await socket.disconnect()
+        return seen
+
+    seen = async_to_sync(scenario)()
+    version = Table.objects.get(pk=classic_table.pk).version
+    for messages in seen:
+        assert [m for m in messages if m["type"] == "snapshot"][-1]["version"] == version
+    # Three viewers saw two changes (six snapshots), all in this one process: the actor's process has the state.
+    assert decodes == []

@@ -42,13 +42,14 @@ def test_an_opened_card_goes_to_its_owner_only_D1(classic_table, players):
         return boris_saw, ann_saw, watcher_saw, asked
 
     boris_saw, ann_saw, watcher_saw, asked = async_to_sync(scenario)()
-    opened = [e for m in boris_saw if m["type"] == "event" for e in m["events"] if e["type"] == "card_opened"]
+    opened = [e for m in boris_saw if m["type"] == "snapshot" for e in m["events"] if e["type"] == "card_opened"]
     assert opened == [{"type": "card_opened", "seat": 1, "index": 1, "card": "9♠", "private_to": 1}]
     boris_snapshot = [m for m in boris_saw if m["type"] == "snapshot"][-1]
     assert boris_snapshot["state"]["seats"][1]["cards"] == [None, "9♠", None]
     for seen in (ann_saw, watcher_saw):
         assert "9♠" not in repr(seen) and "card_opened" not in repr(seen)
-        assert any(m["type"] == "event" for m in seen)  # they did hear that a card was opened
+        # They did hear that a card was opened, in the snapshot of that change.
+        assert any(e["type"] == "opened" for m in seen if m["type"] == "snapshot" for e in m["events"])
     assert asked["type"] == "snapshot" and asked["seat"] == 0
     assert asked["state"]["seats"][1]["cards"] == [None, None, None]
     assert asked["state"]["seats"][1]["opened"] == 1

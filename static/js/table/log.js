@@ -1,4 +1,4 @@
-// The deal log: one line for each public event the server sends (docs/protocol.md "event"), names (not seat
+// The deal log: one line for each public event the server sends (docs/protocol.md: a snapshot's `events`), names (not seat
 // numbers) even after a player left, and every result with its reason, in the order the hands were shown.
 import { $, fill, fmt, handName, nameNode, node } from "./dom.js";
 import { isBotSeat, nameOf, table } from "./state.js";

@@ -3,7 +3,7 @@
 // One module a concern, as Lichess splits its round UI: dom, state, socket, view, clock, prompts, chips, standing,
 // announce, chat, log.
 import { app, fmt, LOGGED_IN, toast } from "./dom.js";
-import { accept, mySeat, table } from "./state.js";
+import { accept, fresh, mySeat, table } from "./state.js";
 import { connect, pending, requestSnapshot } from "./socket.js";
 import { render } from "./view.js";
 import { tick } from "./clock.js";
@@ -23,7 +23,10 @@ function receive(msg) {
         table.offline = new Set(msg.history.offline || []);
         showHistoryChat(msg.history.chat);
       }
-      if (!accept(msg)) return;  // stale or repeated
+      if (!fresh(msg)) return;  // stale or repeated
+      // The change's events go to the log before its snapshot is taken: they name the seats as they were.
+      for (const event of msg.events || []) logEvent(event);
+      accept(msg);
       if (msg.history) showHistoryLog(msg.history);
       renderAll();
       break;
@@ -31,11 +34,6 @@ function receive(msg) {
     case "presence":
       table.offline = new Set(msg.offline || []);
       if (table.snap) renderAll();
-      break;
-    // A version gap needs no request: every event is followed by its snapshot, and every snapshot is whole
-    // (docs/protocol.md, "Versions").
-    case "event":
-      for (const event of msg.events || []) logEvent(event);
       break;
     case "ack":
       afterAck(pending.get(msg.id));

@@ -38,11 +38,16 @@ export function rememberNames(seats) {
   });
 }
 
-/** Take a snapshot message; false when it is stale or repeated. */
-export function accept(msg) {
+/** Whether a snapshot message is newer than the last one taken (a stale or repeated one is dropped). */
+export function fresh(msg) {
   const snap = table.snap;
   const closing = msg.table && msg.table.status === "closed" && !isClosed();  // closing keeps the version
-  if (snap && msg.version <= table.version && msg.seat === snap.seat && !closing) return false;
+  return !(snap && msg.version <= table.version && msg.seat === snap.seat && !closing);
+}
+
+/** Take a snapshot message; false when it is stale or repeated. */
+export function accept(msg) {
+  if (!fresh(msg)) return false;
   table.snap = msg;
   table.version = msg.version;
   rememberNames(msg.state && msg.state.seats);
