@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels behind origin and session checks."""
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -32,3 +33,7 @@ application = TrustedProxies(
     ),
     settings.SVARA_TRUSTED_PROXIES,
 )
+
+# Everything loaded so far (Django, the apps, their modules) lives as long as the process: the cyclic collector need
+# not scan it again at every full collection (a pause of the whole process, the GIL held).
+gc.freeze()
