@@ -14,8 +14,8 @@ ids, floods past the rate limit, and honest moves so deals are played (drills/ho
   a frame the protocol refuses), never `server_error`; a repeated id gets the same ack again;
 - applied exactly once: an `ack` moves the table's version by exactly one (a chat by none), an `error` by none,
   so a refused frame changed nothing (the version the driver expects is the database's at the end);
-- the version rule of docs/protocol.md on every socket (snapshots never go back, each event is followed by its
-  snapshot), and no socket is ever closed by the server;
+- the version rule of docs/protocol.md on every socket (snapshots never go back, and no frame but a snapshot
+  carries events), and no socket is ever closed by the server;
 - at the end: the ledger audit is clean, every stack account holds the engine's stack, every presence is released
   once the sockets close, and no server log holds a traceback or an ERROR line.
 

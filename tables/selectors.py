@@ -153,7 +153,7 @@ def remember(table_id: int, stored: str, state) -> None:
     """`state` is what `stored` decodes to (the door's own, after commit): the next snapshots need not decode it."""
     _decoded[table_id, state.version] = (stored, state)
     if len(_decoded) > _DECODED_MAX:
-        del _decoded[next(iter(_decoded))]
+        _decoded.pop(next(iter(_decoded), None), None)  # a page's thread may have evicted it first
 
 
 def snapshot(committed: Committed, user_id: int | None, now: datetime | None = None) -> dict:

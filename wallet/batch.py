@@ -429,6 +429,8 @@ def _unprepared(execute, sql, params, many, context):
     """Django's execute wrapper (its query log and errors kept) running a statement never prepared, so planned with
     its values every run: a generic plan of the insert's key probe, made while the transfers were few, stayed a
     sequential scan as they grew (bench door: 0.27 ms a run became 1.1 ms after 9,000 transfers)."""
+    assert not many, "one statement"
+    context["connection"].validate_no_broken_transaction()  # as Django's own execute does first
     with context["connection"].wrap_database_errors:
         return context["cursor"].cursor.execute(sql, params, prepare=False)
 

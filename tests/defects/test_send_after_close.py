@@ -18,5 +18,5 @@ def test_a_frame_for_a_socket_that_just_closed_is_dropped_without_a_fault():
         raise Disconnected("Attempt to send on a closed protocol")
 
     consumer.base_send = closed_protocol
-    asyncio.run(consumer.send_json({"type": "event", "version": 3, "events": []}))
+    asyncio.run(consumer.send_json({"type": "pong", "id": None}))
     assert sent and sent[0]["type"] == "websocket.send"  # it was tried, and dropped quietly
