@@ -235,8 +235,7 @@ class TableConsumer(GuardedConsumer):
             await self.send_json(ack.reply)
             # The actor sees the result at once, even if the group message is lost; that message is then skipped.
             if ack.change is not None and self.committed is not None:
-                if ack.change.state.version == ack.change.version:  # the door's state as written: decoded already
-                    selectors.remember(self.table_id, ack.change.stored, ack.change.state)
+                selectors.remember(self.table_id, ack.change.stored, ack.change.state)  # the door's state: decoded
                 await self.show(self.committed.changed(ack.change.message()), events=ack.change.events)
         await notify.send_collected(outbox)
 
@@ -250,7 +249,7 @@ class TableConsumer(GuardedConsumer):
         self.last_version = max(self.last_version, committed.version)
         snapshot = selectors.snapshot(committed, self.user_id)
         # One frame a change: the snapshot carries the change's events this viewer may see.
-        snapshot["events"] = events_for(events, snapshot["seat"]) if events else []
+        snapshot["events"] = events_for(events, snapshot["seat"])
         if history is not None:
             snapshot["history"] = history.message()
         await self.send_json(snapshot)

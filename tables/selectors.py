@@ -150,7 +150,9 @@ def decoded(committed: Committed):
 
 
 def remember(table_id: int, stored: str, state) -> None:
-    """`state` is what `stored` decodes to (the door's own, after commit): the next snapshots need not decode it."""
+    """`state` is what `stored` decodes to (the door's own, after commit): the next snapshots need not decode it. An
+    entry serves only a snapshot of that very text (`decoded` compares it), so a wrong pairing costs a decoding, never
+    a wrong view."""
     _decoded[table_id, state.version] = (stored, state)
     if len(_decoded) > _DECODED_MAX:
         _decoded.pop(next(iter(_decoded), None), None)  # a page's thread may have evicted it first
