@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -162,23 +163,32 @@ class Logs:
 
 
 class CpuMeter:
-    """CPU % of each server process over a phase, from /proc/<pid>/stat."""
+    """CPU % of each server process over a phase, from /proc/<pid>/stat; with the CPU seconds of each, of every
+    PostgreSQL process on this machine ("postgres") and of the children waited for meanwhile ("client": the load
+    client), for the CPU an accepted message costs, a figure the machine's noise moves far less than a rate."""
 
     def __init__(self, processes):
         self.processes = [p for p in processes if p.alive()]
 
+    def _seconds(self) -> dict:
+        seconds = {p.name: self._read(p.pid) for p in self.processes}
+        seconds["postgres"] = postgres_cpu_seconds()
+        seconds["client"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime + \
+            resource.getrusage(resource.RUSAGE_CHILDREN).ru_stime  # fmt: skip
+        return seconds
+
     def __enter__(self):
         self.at = time.monotonic()
-        self.cpu = {p.name: self._read(p.pid) for p in self.processes}
+        self.cpu = self._seconds()
         return self
 
     def __exit__(self, *exc):
         wall = time.monotonic() - self.at
-        self.percent = {}
-        for p in self.processes:
-            now = self._read(p.pid)
-            if now is not None and self.cpu.get(p.name) is not None:
-                self.percent[p.name] = round(100 * (now - self.cpu[p.name]) / wall, 1)
+        now = self._seconds()
+        self.seconds = {name: round(now[name] - self.cpu[name], 3) for name in now
+                        if now[name] is not None and self.cpu.get(name) is not None}  # fmt: skip
+        self.percent = {p.name: round(100 * self.seconds[p.name] / wall, 1) for p in self.processes
+                        if p.name in self.seconds}  # fmt: skip
 
     @staticmethod
     def _read(pid):
@@ -186,6 +196,33 @@ class CpuMeter:
             return proc_cpu_seconds(pid)
         except OSError:
             return None
+
+
+def postgres_cpu_seconds() -> float:
+    """The CPU seconds of every process named postgres on this machine (the server and its backends)."""
+    total = 0.0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/comm") as handle:
+                if handle.read().strip() != "postgres":
+                    continue
+            total += proc_cpu_seconds(int(entry.name))
+        except OSError:  # gone meanwhile
+            continue
+    return total
+
+
+def cpu_per_message(seconds: dict, accepted: int) -> dict | None:
+    """Milliseconds of CPU per accepted message, by part (the daphnes together) and in all."""
+    if not accepted:
+        return None
+    parts = {"daphne": sum(v for k, v in seconds.items() if k.startswith("web")),
+             "postgres": seconds.get("postgres", 0.0), "client": seconds.get("client", 0.0)}  # fmt: skip
+    parts["other"] = sum(seconds.values()) - sum(parts.values())
+    parts["total"] = sum(seconds.values())
+    return {name: round(1000 * value / accepted, 2) for name, value in parts.items()}
 
 
 def play_step(args, mode, tables, players, web_urls, logs, server_processes) -> dict:
@@ -210,7 +247,8 @@ def play_step(args, mode, tables, players, web_urls, logs, server_processes) -> 
     server = {k: stored_after[k] - stored_before[k] for k in stored_after}
     server["actions_per_deal"] = round(server["replies"] / server["deals"], 1) if server["deals"] else None
     result.update(tables=n, load_before=load_before, load_after=loadavg(), server_cpu_percent=cpu.percent,
-                  server_log_errors=logs.since(), stored=server)
+                  server_log_errors=logs.since(), stored=server,
+                  cpu_ms_per_message=cpu_per_message(cpu.seconds, server["replies"]))
     return result
 
 
@@ -326,6 +364,8 @@ def print_step(step: dict) -> None:
     say(f"        client CPU {step['client_cpu_percent']}%  server CPU {step['server_cpu_percent']}  "
         f"throttled {counts.get('throttled', 0)}  resyncs {counts.get('resyncs', 0)}  "
         f"version skips {counts.get('version_skips', 0)}  load {step['load_before']} → {step['load_after']}")
+    if step.get("cpu_ms_per_message"):
+        say(f"        CPU per accepted message, whole step (ms): {step['cpu_ms_per_message']}")
     for sample in step.get("resync_samples") or ():
         say(f"        resync: {sample}")
     if step["server_log_errors"]:

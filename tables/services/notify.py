@@ -98,10 +98,27 @@ def collecting():
         outbox.reset(token)
 
 
-async def send_collected(collected: list) -> None:
-    """From an event loop: the group messages collected in an outbox, in order."""
-    layer = get_channel_layer()
+def coalesced(collected: list) -> list:
+    """The collected messages with each run of one table's changes told as one: its last state, clock and status
+    with every event of the run, in order. A door call commits such a run when an action calls for standing
+    answers (a deal's end and the New deals of the players dealt in; a showdown's Show or Fold): its viewers need
+    only the last state, as the player who acted already gets it (door.Ack), so each renders one snapshot."""
+    told: list = []
+    last = {}  # group -> the index in `told` of its latest message (other groups' messages may come between)
     for group, message in collected:
+        at = last.get(group)
+        if at is not None and message["type"] == told[at][1]["type"] == "table.changed":
+            told[at] = (group, {**message, "events": told[at][1]["events"] + message["events"]})
+        else:
+            last[group] = len(told)
+            told.append((group, message))
+    return told
+
+
+async def send_collected(collected: list) -> None:
+    """From an event loop: the group messages collected in an outbox, in order, a run of changes as one."""
+    layer = get_channel_layer()
+    for group, message in coalesced(collected):
         try:
             await layer.group_send(group, message)
         except Exception:  # at-most-once delivery anyway: the next message carries the whole state

@@ -247,3 +247,42 @@ def test_a_change_is_decoded_once_for_every_viewer_in_a_process_and_not_at_all_f
     # Three viewers saw two changes made by sockets (six snapshots), all in this one process: none decoded.
     assert from_sockets == []
     assert len(decodes) == 1
+
+
+def test_a_run_of_changes_from_one_message_reaches_every_viewer_as_one_snapshot_with_all_its_events(
+    classic_table, players
+):
+    """A fold that ends the deal commits a run of changes: the deal's end, then each standing New deal (deal me in)
+    and the next deal's start. Every viewer, not only the player who folded, gets one snapshot of the run's last
+    version carrying every event of the run, in order (notify.coalesced): one rendering a viewer, not one a change."""
+    from channels.db import database_sync_to_async
+
+    ann, boris, _ = players
+    for seat, user in enumerate((ann, boris)):
+        services.sit(classic_table.pk, user, 400, seat=seat)
+        services.act(classic_table.pk, user, {"kind": "standing", "choice": "deal_me_in"})
+    cookies = [session_cookie(ann), session_cookie(boris)]
+
+    async def scenario():
+        sockets = [(await open_socket(f"/ws/tables/{classic_table.pk}/", c))[0] for c in cookies]
+        watcher, _ = await open_socket(f"/ws/tables/{classic_table.pk}/")
+        everyone = [*sockets, watcher]
+        first = [await receive(socket) for socket in everyone]
+        assert first[0]["state"]["phase"] == "betting"  # the standing New deals started a deal already
+        turn = first[0]["state"]["turn"]
+        before = await database_sync_to_async(lambda: Table.objects.get(pk=classic_table.pk).version)()
+        await sockets[turn].send_json_to({"type": "fold", "id": "f"})
+        seen = [await drain(socket, 0.5) for socket in everyone]
+        for socket in everyone:
+            await socket.disconnect()
+        return before, turn, seen
+
+    before, turn, seen = async_to_sync(scenario)()
+    after = Table.objects.get(pk=classic_table.pk).version
+    assert after == before + 3  # the fold, then a New deal a seat (the second starts the next deal)
+    for messages in seen:
+        snapshots = [m for m in messages if m["type"] == "snapshot"]
+        assert [s["version"] for s in snapshots] == [after]
+        kinds = [event["type"] for event in snapshots[0]["events"]]
+        assert kinds.index("fold") < kinds.index("deal_ended") < kinds.index("deal_started")
+        assert kinds.count("ready") + kinds.count("deal_started") >= 2
