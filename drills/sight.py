@@ -74,6 +74,7 @@ class Checker:
         self.frames = 0
         self.cards_seen = 0  # cards frames showed, each one checked against the truth
         self.unverifiable = 0
+        self.shown_to: dict[int, int] = {}  # a player's last snapshot version: his next one's events span since
 
     def check(self, message: dict, viewer: int | None) -> list[Leak]:
         before = len(self.leaks)
@@ -83,6 +84,8 @@ class Checker:
         allowed: set[tuple] = set()  # where cards may stand in this frame (each place checked on its own)
         if kind == "snapshot":
             allowed = self._snapshot(message, viewer) | self._history(message, viewer) | self._events(message, viewer)
+            if viewer is not None and isinstance(version, int):
+                self.shown_to[viewer] = version
         self._stray_cards(message, allowed, viewer, version)
         self._server_seed(message, viewer, version)
         return self.leaks[before:]
@@ -188,15 +191,21 @@ class Checker:
     # --- events ---
 
     def _events(self, message: dict, viewer) -> set[tuple]:
-        """The events a snapshot carries: those of the change it shows (with a standing choice's answers, of the
-        changes just before it too)."""
+        """The events a snapshot carries: those of the change it shows, or of a run of changes committed together
+        (an action and its standing answers, notify.coalesced): checked against every state since the player's
+        last snapshot (a spectator's socket is not told apart from another's: a run's bound)."""
         version = message.get("version")
         if not message.get("events") or not isinstance(version, int):
             return set()
         state = self.truth.state(version)
         if state is None:  # the snapshot's own check has said so
             return set()
-        states = [state, self.truth.state(version - 1)]
+        from tables.services.door import STANDING_ANSWERS_MAX  # Django is set up once frames come
+
+        since = self.shown_to.get(viewer) if viewer is not None else None
+        # Otherwise the most changes one door call commits: an action and its standing answers.
+        span = version - since if since is not None and since < version else 1 + STANDING_ANSWERS_MAX
+        states = [state] + [self.truth.state(v) for v in range(version - 1, max(version - 1 - span, -1), -1)]
         return self._logged_cards(message.get("events"), "event", states, version, viewer)
 
     # --- the history a first snapshot carries (a reloaded page's log of the running deal) ---

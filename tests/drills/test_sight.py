@@ -126,3 +126,25 @@ def test_the_server_seed_of_the_running_deal_anywhere_in_a_frame_is_a_leak(playe
     assert revealed == secret != truth.state(ended).server_seed
     assert sight.Checker(truth).check({"type": "event", "version": ended, "events": [{"type": "x", "s": secret}]},
                                       None) == []
+
+
+def test_honest_frames_of_runs_of_changes_pass_the_checker_D1(played):
+    """A door call commits a run of changes (an action and its standing answers) and every viewer gets one snapshot
+    of the last, with the events of the whole run (tables/services/notify.py `coalesced`): shown hands and own
+    cards from the run's earlier changes are not leaks."""
+    truth = TableTruth(1, played.kept)
+    checker = sight.Checker(truth)
+    leaks = []
+    for start in range(0, len(played.changes), 3):
+        run = played.changes[start:start + 3]
+        version = run[-1][0]
+        state = truth.state(version)
+        for viewer in [s.player for s in state.seats if s.player is not None] + [None]:
+            seat = sight.seat_of(state, viewer)
+            view = state.view(seat)
+            events = events_for([event for _, events in run for event in events], seat)
+            frame = {"type": "snapshot", "version": version, "seat": seat, "table": {"id": 1}, "clock": None,
+                     "legal": view["legal"], "state": view, "events": events}  # fmt: skip
+            leaks += checker.check(frame, viewer)
+    assert leaks == []
+    assert checker.cards_seen > 500
