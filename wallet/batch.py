@@ -3,7 +3,8 @@
 With every account already open a batch costs two statements on PostgreSQL (three on SQLite), whatever its length:
 
 1. one `SELECT … ORDER BY id FOR UPDATE` of every account it names: the locks, in one order (primary key), and
-   the fresh balances;
+   the fresh balances; none at all when the caller's transaction already holds them (`held`: a table action's pot
+   and seated stacks come locked with the table's row, so a bet or an ante is one statement);
 2. one `INSERT … SELECT … WHERE NOT EXISTS (a transfer with one of the keys) ON CONFLICT DO NOTHING RETURNING`
    of all its transfers, which on PostgreSQL also runs, in a data-modifying `WITH` under the same condition, the
    `UPDATE … SET balance = balance + CASE id WHEN … END WHERE id IN (…)` of every balance that changes;
@@ -49,7 +50,7 @@ from config.said import said
 from .accounts import WalletError
 from .models import AccountKind, LedgerAccount, Transfer, TransferKind
 
-__all__ = ["AccountRef", "Movement", "move"]
+__all__ = ["AccountRef", "Movement", "held", "move"]
 
 MAX_AMOUNT = 2**63 - 1  # the balance column's limit
 _ACCOUNT_KINDS = frozenset(AccountKind.values)  # Django's `values` builds its list anew at every read (4 µs)
@@ -252,12 +253,24 @@ def _open(refs) -> None:
     )
 
 
-def move(movements: Sequence[Movement]) -> list[Transfer]:
+def held(rows) -> dict[AccountRef, LedgerAccount]:
+    """Accounts the caller's transaction has just locked itself, as rows of (id, kind, user_id, table_id, balance)
+    read under the lock (the table's own pot and stacks, with its row: tables/services/statements.py), for `move`."""
+    db = connections[DEFAULT_DB_ALIAS]
+    accounts = (LedgerAccount.from_db(db.alias, _ACCOUNT_COLUMNS, tuple(row)) for row in rows)
+    return {AccountRef.of(account): account for account in accounts}
+
+
+def move(movements: Sequence[Movement], held: dict[AccountRef, LedgerAccount] | None = None) -> list[Transfer]:
     """Move every chip of `movements`, in order, as one batch; all or nothing, once per key.
 
     Runs inside the caller's transaction (the table server's, right after applying the action). Returns the
     transfers in the order of the movements: new ones, or the first ones when the whole batch is a replay.
-    Raises `WalletError` and writes nothing when any movement is refused."""
+    Raises `WalletError` and writes nothing when any movement is refused.
+
+    `held`: accounts this transaction already holds locked (`held()`), their balances as they stand: those are not
+    locked again, and each batch keeps their balances and adds the accounts it locked, for the next batch of the
+    same transaction (a savepoint rolled back around a batch leaves them stale: the caller then moves no more)."""
     movements = list(movements)
     if not movements:
         return []
@@ -268,13 +281,21 @@ def move(movements: Sequence[Movement]) -> list[Transfer]:
         twice = next(k for k in keys if keys.count(k) > 1)
         raise WalletError(f"The key {twice!r} is used twice in one batch.")
     refs = list(dict.fromkeys(ref for m in movements for ref in (m.source, m.destination)))
-    locked = _lock(refs)
+    known = {} if held is None else held
+    locked = {ref: known[ref] for ref in refs if ref in known}
+    if len(locked) < len(refs):
+        locked |= _lock([ref for ref in refs if ref not in locked])
     if len(locked) == len(refs):
-        return _apply(movements, tables, locked)
-    # A savepoint: a refusal also takes back the accounts opened for it.
-    with transaction.atomic():
-        _open([ref for ref in refs if ref not in locked])
-        return _apply(movements, tables, _lock(refs))
+        records = _apply(movements, tables, locked)
+    else:
+        # A savepoint: a refusal also takes back the accounts opened for it.
+        with transaction.atomic():
+            _open([ref for ref in refs if ref not in locked])
+            records = _apply(movements, tables, locked | _lock([ref for ref in refs if ref not in locked]))
+            locked = {}  # opened inside the savepoint: not kept for later batches
+    if held is not None:
+        held.update(locked)
+    return records
 
 
 def _apply(movements, tables, locked) -> list[Transfer]:

@@ -1,11 +1,13 @@
 """The door: creating and closing tables, a player's action, and a clock running out.
 
 Every change is one transaction: lock the table's row (one statement, which also looks up a repeated message id's
-stored reply), apply one engine action to the stored state, move every chip the action moved as one ledger batch,
+stored reply and, on PostgreSQL, locks the ledger accounts of its pot and seated stacks), apply one engine action to
+the stored state, move every chip the action moved as one ledger batch (no statement of its own for those accounts),
 then append the deal's events, write the new state with its version and clock, and store the reply when the message
 carried an id (those three as one statement on PostgreSQL: statements.py). Only after commit are the table's viewers, the lobby, the listeners and the clock told
-(notify.py). Lock order everywhere: the table row first, then (a buy-in or chips added) the player's own limits
-row (wallet/limits.py), then ledger rows in primary-key order.
+(notify.py). Lock order everywhere: the table row first with its own pot and seated stacks, then (a buy-in or chips
+added) the player's own limits row (wallet/limits.py), then other ledger rows in primary-key order. Only a holder of
+a table's row ever locks its pot and stacks, so they never wait in a cycle with the accounts locked after them.
 """
 
 from __future__ import annotations
@@ -334,7 +336,8 @@ def play_action(
     after = chips_of(state)
     bots |= bot_players(state)
     try:
-        move(ledger.movements(table.pk, table.family, state.version, action, before, after, events, bots))
+        move(ledger.movements(table.pk, table.family, state.version, action, before, after, events, bots),
+             held=getattr(table, "ledger_accounts", None))  # fmt: skip
     except WalletError as error:
         raise DoorError("wallet", error.args[0] if error.args else str(error)) from None  # its words may be lazy
     now = timezone.now()

@@ -14,8 +14,11 @@ from functools import cache
 
 from django.db import connection
 
+from wallet.batch import held
+from wallet.models import LedgerAccount
+
 from .. import rows
-from ..models import ClientMessage, Deal, DealEvent, DealSeat, Table
+from ..models import ClientMessage, Deal, DealEvent, DealSeat, Table, TableSeat
 
 _STATE_FIELDS = ("state", "version", "clock_kind", "clock_seats", "clock_deadline", "empty_since")
 _EVENT_FIELDS = ("table", "deal_number", "svara", "version", "index", "event")
@@ -35,14 +38,28 @@ def _lock_sql(vendor: str, with_reply: bool) -> str:
             f"AND {q('user_id')} = %s AND {q('client_id')} = %s LIMIT 1)"
         )
     sql = f"SELECT {columns} FROM {table} WHERE {table}.{q('id')} = %s"
-    if connection.features.has_select_for_update:  # not SQLite, where a writer locks the whole database
-        sql += f" FOR UPDATE OF {table}"
-    return sql
+    if not connection.features.has_select_for_update:  # SQLite, where a writer locks the whole database
+        return sql
+    # PostgreSQL: then, in the same statement, the ledger accounts of the table's pot and of its seated players'
+    # stacks (tables_tableseat), locked in primary-key order, with their balances: a bet, an ante or a pay-out moves
+    # chips between those only and needs no locking statement of its own (wallet/batch.py `held`). The row is
+    # locked first (`locked` is read before `accounts`), and a table's pot and stacks are locked by nobody but a
+    # holder of its row, so taking them before the other accounts an action moves cannot close a cycle of waits.
+    accounts, seats = q(LedgerAccount._meta.db_table), q(TableSeat._meta.db_table)
+    held = ", ".join(q(column) for column in ("id", "kind", "user_id", "table_id", "balance"))
+    return (
+        f"WITH locked AS ({sql} FOR UPDATE OF {table}), "
+        f"accounts AS (SELECT {held} FROM {accounts} WHERE {q('table_id')} = (SELECT {q('id')} FROM locked) "
+        f"AND ({q('kind')} = 'pot' OR ({q('kind')} = 'stack' AND {q('user_id')} IN (SELECT {q('user_id')} "
+        f"FROM {seats} WHERE {q('table_id')} = (SELECT {q('id')} FROM locked)))) ORDER BY {q('id')} FOR UPDATE) "
+        f"SELECT locked.*, (SELECT json_agg(json_build_array({held}) ORDER BY {q('id')}) FROM accounts) FROM locked"
+    )
 
 
 def lock_row(table_id: int, reply_to: tuple[int, str] | None) -> Table | None:
     """The table's row locked until the transaction ends (None if there is none); with `reply_to` (user id, client
-    id) the same statement reads the stored reply to that message into `table.stored_reply` (None if none)."""
+    id) the same statement reads the stored reply to that message into `table.stored_reply` (None if none). On
+    PostgreSQL it also locks the table's pot and seated stacks: `table.ledger_accounts` (wallet.batch.held)."""
     params = [] if reply_to is None else list(reply_to)
     db = rows.db()
     with db.cursor() as cursor:
@@ -51,9 +68,12 @@ def lock_row(table_id: int, reply_to: tuple[int, str] | None) -> Table | None:
     if row is None:
         return None
     table = rows.instance(db, Table, row)
+    columns = len(rows.fields_of(Table))
     if reply_to is not None:
-        stored = row[len(rows.fields_of(Table))]
+        stored = row[columns]
         table.stored_reply = None if stored is None else rows.from_db(db, ClientMessage, "response", stored)
+    if db.features.has_select_for_update:
+        table.ledger_accounts = held(row[-1] or ())
     return table
 
 

@@ -42,8 +42,9 @@ ON_POSTGRESQL = connection.vendor == "postgresql"
 # The lock (the stored reply looked up in the same statement), then the events, the state and the reply: one
 # statement on PostgreSQL (data-modifying WITHs), one each on SQLite.
 MOVE_WITHOUT_CHIPS = 2 if ON_POSTGRESQL else 4
-# The same + the ledger batch: lock the accounts, insert the transfers updating the balances (SQLite: + update).
-MOVE_WITH_CHIPS = 4 if ON_POSTGRESQL else 7
+# The same + the ledger batch: on PostgreSQL one insert of the transfers updating the balances (the pot and the
+# stacks come locked with the table's row); on SQLite the accounts read, the transfers, the balances.
+MOVE_WITH_CHIPS = 3 if ON_POSTGRESQL else 7
 
 
 def test_a_move_without_chips_takes_two_statements_on_postgresql(classic_table, players):
@@ -142,9 +143,9 @@ PER_KIND = [  # (who, action, PostgreSQL, SQLite)
     # rows (one statement; SQLite: two), its events
     ("turn", {"kind": "open", "card": 0}, 2, 4),
     ("turn", {"kind": "check"}, 2, 4),
-    ("turn", {"kind": "bet", "amount": 20}, 4, 7),
-    ("turn", {"kind": "raise", "amount": 40}, 4, 7),
-    ("turn", {"kind": "call"}, 4, 7),
+    ("turn", {"kind": "bet", "amount": 20}, 3, 7),
+    ("turn", {"kind": "raise", "amount": 40}, 3, 7),
+    ("turn", {"kind": "call"}, 3, 7),
     # The deal ends: the award, the rake to a new house account, the deal's events read, the deal closed with its
     # players' results (one statement; SQLite: two).
     ("turn", {"kind": "show"}, 10, 14),
@@ -215,3 +216,40 @@ def test_the_doors_statements_are_prepared_but_the_ledgers_insert_is_planned_wit
     ledger = [row for row in prepared if 'INSERT INTO "wallet_transfer"' in row[0]]
     assert lock and lock[0][1] + lock[0][2] >= 1, prepared
     assert moved >= 4 and ledger == [], ledger
+
+
+@pytest.mark.skipif(not ON_POSTGRESQL, reason="row locks are PostgreSQL's (CI runs on PostgreSQL)")
+def test_the_tables_lock_holds_its_pot_and_seated_stacks_but_no_other_account(classic_table, players):
+    """The door's first statement locks the table's row and, after it, the ledger accounts of its pot and its seated
+    players' stacks, with their balances (wallet.batch.held): a bet then takes no lock statement of its own. Another
+    transaction finds exactly those accounts locked, and a player's balance free."""
+    import psycopg
+    from django.db import transaction
+
+    from tables.services import door
+    from wallet.models import AccountKind, LedgerAccount
+
+    ann, boris, _ = players
+    seated_deal(classic_table, [ann, boris])
+    accounts = LedgerAccount.objects.filter(table_id=classic_table.pk)
+    expected = {(a.kind, a.user_id): a.balance for a in accounts}
+    assert {kind for kind, _ in expected} == {AccountKind.POT, AccountKind.STACK} and len(expected) == 3
+    balance = LedgerAccount.objects.get(kind=AccountKind.BALANCE, user=ann)
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    with psycopg.connect(**params, autocommit=True) as other:
+
+        def locked(account_id: int) -> bool:
+            try:
+                other.execute(f"SELECT 1 FROM wallet_ledgeraccount WHERE id = {account_id} FOR UPDATE NOWAIT")
+            except psycopg.errors.LockNotAvailable:
+                return True
+            return False
+
+        with transaction.atomic():
+            table = door.lock(classic_table.pk)
+            held = {(ref.kind, ref.user_id): account.balance for ref, account in table.ledger_accounts.items()}
+            assert held == expected
+            assert all(locked(a.pk) for a in accounts)
+            assert not locked(balance.pk)
