@@ -239,7 +239,8 @@ _ACCOUNT_COLUMNS = ("id", "kind", "user_id", "table_id", "balance")
 
 def lock(refs) -> None:
     """Lock the existing accounts among `refs` until the caller's transaction ends, in primary-key order (the order
-    every batch locks in): for a change made of several batches, so its later batches take no lock out of order."""
+    every batch locks the accounts it does not hold yet in): for a change made of several batches, so its later
+    batches take no lock out of order."""
     assert transaction.get_connection().in_atomic_block, "lock runs inside the caller's atomic block"
     _lock(list(dict.fromkeys(refs)))
 

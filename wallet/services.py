@@ -6,6 +6,11 @@ chip of one action as one batch; each service here is that batch of one, with th
 the table (staff, bots, 20 to 100 antes). Every service is atomic on its own and may run inside the caller's
 transaction; a refused movement raises `WalletError` and moves nothing, leaving the caller's transaction usable
 (but for a key taken by another transaction at that very moment: then the caller's block is marked to roll back).
+
+The services that touch a table's stack or pot (buy-in, chips added, cash-out, paying in and out, the rake, a
+bot's buy-in and cash-out) belong under that table's row lock, as the door holds it: the door locks a table's pot
+and stacks with its row, before the other accounts it moves, which is safe only because nothing else locks them
+(tables/services/door.py). Outside the door they serve the ledger's own benchmark and tests.
 """
 
 from functools import wraps

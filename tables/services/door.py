@@ -107,8 +107,9 @@ def close_table(table_id: int, staff=None, *, idle_before=None) -> Table:
         if staff is not None and not getattr(staff, "is_staff", False):
             raise DoorError("illegal_action", "Only staff close a table.")
         # Its stand-ups and clocks move chips in several batches (a balance now, the house later): every account
-        # they can touch is locked here first, in primary-key order, as a single move locks them, so a player
-        # seated at two tables cannot deadlock this closing against a move at his other table.
+        # they can touch is locked here first, in primary-key order, as a single move locks those it does not hold
+        # yet (the pot and stacks came with the row), so a player seated at two tables cannot deadlock this closing
+        # against a move at his other table.
         ledger.lock_accounts(table.pk, chips_of(state).seats)
         # The actions share one state object, so only the closing itself is announced, with the final state.
         for seat in sorted(chips_of(state).seats.values()):

@@ -86,7 +86,8 @@ def _player_at(chips: Chips, seat) -> str:
 
 def lock_accounts(table_id: int, players) -> None:
     """Lock (in one statement, primary-key order) every account the table's chips can move between: its pot, the
-    house, the bots' pool, and each seated player's stack and balance. For a change made of several batches."""
+    house, the bots' pool, and each seated player's stack and balance (the pot and stacks, held since the row's lock
+    on PostgreSQL, again: a no-op). For a change made of several batches."""
     refs = [AccountRef.pot(table_id), AccountRef.house(), AccountRef.bots_pool()]
     for player in players:
         refs += [_stack(player, table_id), AccountRef.balance(int(player))]

@@ -45,14 +45,17 @@ def _lock_sql(vendor: str, with_reply: bool) -> str:
     # chips between those only and needs no locking statement of its own (wallet/batch.py `held`). The row is
     # locked first (`locked` is read before `accounts`), and a table's pot and stacks are locked by nobody but a
     # holder of its row, so taking them before the other accounts an action moves cannot close a cycle of waits.
+    # Each arm names its account by the unique partial index that holds it (the pot by table, a stack by player and
+    # table), so the ledger's size does not matter: an `IN` under the `OR` scanned every stack account ever opened.
     accounts, seats = q(LedgerAccount._meta.db_table), q(TableSeat._meta.db_table)
-    held = ", ".join(q(column) for column in ("id", "kind", "user_id", "table_id", "balance"))
+    columns = ", ".join(q(column) for column in ("id", "kind", "user_id", "table_id", "balance"))
+    here = f"{q('table_id')} = (SELECT {q('id')} FROM locked)"
     return (
         f"WITH locked AS ({sql} FOR UPDATE OF {table}), "
-        f"accounts AS (SELECT {held} FROM {accounts} WHERE {q('table_id')} = (SELECT {q('id')} FROM locked) "
-        f"AND ({q('kind')} = 'pot' OR ({q('kind')} = 'stack' AND {q('user_id')} IN (SELECT {q('user_id')} "
-        f"FROM {seats} WHERE {q('table_id')} = (SELECT {q('id')} FROM locked)))) ORDER BY {q('id')} FOR UPDATE) "
-        f"SELECT locked.*, (SELECT json_agg(json_build_array({held}) ORDER BY {q('id')}) FROM accounts) FROM locked"
+        f"accounts AS (SELECT {columns} FROM {accounts} WHERE ({q('kind')} = 'pot' AND {here}) "
+        f"OR ({q('kind')} = 'stack' AND {here} AND {q('user_id')} = ANY(ARRAY(SELECT {q('user_id')} FROM {seats} "
+        f"WHERE {here}))) ORDER BY {q('id')} FOR UPDATE) "
+        f"SELECT locked.*, (SELECT json_agg(json_build_array({columns}) ORDER BY {q('id')}) FROM accounts) FROM locked"
     )
 
 
