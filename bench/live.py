@@ -173,8 +173,8 @@ class CpuMeter:
     def _seconds(self) -> dict:
         seconds = {p.name: self._read(p.pid) for p in self.processes}
         seconds["postgres"] = postgres_cpu_seconds()
-        seconds["client"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime + \
-            resource.getrusage(resource.RUSAGE_CHILDREN).ru_stime  # fmt: skip
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        seconds["client"] = children.ru_utime + children.ru_stime
         return seconds
 
     def __enter__(self):

@@ -221,7 +221,7 @@ def _lock(refs) -> dict[AccountRef, LedgerAccount]:
         where.append("(" + " AND ".join(f"{q(column)} = %s" for column, _ in owner) + ")")
         params += [value for _, value in owner]
     sql = (
-        f"SELECT {', '.join(q(c) for c in _ACCOUNT_COLUMNS)} FROM {q(LedgerAccount._meta.db_table)} "
+        f"SELECT {', '.join(q(c) for c in ACCOUNT_COLUMNS)} FROM {q(LedgerAccount._meta.db_table)} "
         f"WHERE {' OR '.join(where)} ORDER BY {q('id')}"
     )
     db = connections[DEFAULT_DB_ALIAS]
@@ -229,12 +229,11 @@ def _lock(refs) -> dict[AccountRef, LedgerAccount]:
         sql += " FOR UPDATE"
     with db.cursor() as cursor:
         cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    accounts = (LedgerAccount.from_db(db.alias, _ACCOUNT_COLUMNS, row) for row in rows)
-    return {AccountRef.of(account): account for account in accounts}
+        return held(cursor.fetchall())
 
 
-_ACCOUNT_COLUMNS = ("id", "kind", "user_id", "table_id", "balance")
+# The columns an account is read with, in order: here and in the door's lock statement (`held`).
+ACCOUNT_COLUMNS = ("id", "kind", "user_id", "table_id", "balance")
 
 
 def lock(refs) -> None:
@@ -255,10 +254,10 @@ def _open(refs) -> None:
 
 
 def held(rows) -> dict[AccountRef, LedgerAccount]:
-    """Accounts the caller's transaction has just locked itself, as rows of (id, kind, user_id, table_id, balance)
-    read under the lock (the table's own pot and stacks, with its row: tables/services/statements.py), for `move`."""
+    """Accounts read under their lock, as rows of ACCOUNT_COLUMNS: by `_lock`, or by the caller's transaction itself
+    (the table's own pot and stacks, with its row: tables/services/statements.py), for `move`."""
     db = connections[DEFAULT_DB_ALIAS]
-    accounts = (LedgerAccount.from_db(db.alias, _ACCOUNT_COLUMNS, tuple(row)) for row in rows)
+    accounts = (LedgerAccount.from_db(db.alias, ACCOUNT_COLUMNS, tuple(row)) for row in rows)
     return {AccountRef.of(account): account for account in accounts}
 
 

@@ -14,7 +14,7 @@ from functools import cache
 
 from django.db import connection
 
-from wallet.batch import held
+from wallet.batch import ACCOUNT_COLUMNS, held
 from wallet.models import LedgerAccount
 
 from .. import rows
@@ -48,14 +48,14 @@ def _lock_sql(vendor: str, with_reply: bool) -> str:
     # Each arm names its account by the unique partial index that holds it (the pot by table, a stack by player and
     # table), so the ledger's size does not matter: an `IN` under the `OR` scanned every stack account ever opened.
     accounts, seats = q(LedgerAccount._meta.db_table), q(TableSeat._meta.db_table)
-    columns = ", ".join(q(column) for column in ("id", "kind", "user_id", "table_id", "balance"))
+    account_columns = ", ".join(q(column) for column in ACCOUNT_COLUMNS)  # as `held` reads them
     here = f"{q('table_id')} = (SELECT {q('id')} FROM locked)"
     return (
         f"WITH locked AS ({sql} FOR UPDATE OF {table}), "
-        f"accounts AS (SELECT {columns} FROM {accounts} WHERE ({q('kind')} = 'pot' AND {here}) "
+        f"accounts AS (SELECT {account_columns} FROM {accounts} WHERE ({q('kind')} = 'pot' AND {here}) "
         f"OR ({q('kind')} = 'stack' AND {here} AND {q('user_id')} = ANY(ARRAY(SELECT {q('user_id')} FROM {seats} "
         f"WHERE {here}))) ORDER BY {q('id')} FOR UPDATE) "
-        f"SELECT locked.*, (SELECT json_agg(json_build_array({columns}) ORDER BY {q('id')}) FROM accounts) FROM locked"
+        f"SELECT locked.*, (SELECT json_agg(json_build_array({account_columns}) ORDER BY {q('id')}) FROM accounts) FROM locked"
     )
 
 
@@ -71,9 +71,8 @@ def lock_row(table_id: int, reply_to: tuple[int, str] | None) -> Table | None:
     if row is None:
         return None
     table = rows.instance(db, Table, row)
-    columns = len(rows.fields_of(Table))
     if reply_to is not None:
-        stored = row[columns]
+        stored = row[len(rows.fields_of(Table))]
         table.stored_reply = None if stored is None else rows.from_db(db, ClientMessage, "response", stored)
     if db.features.has_select_for_update:
         table.ledger_accounts = held(row[-1] or ())
