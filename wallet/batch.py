@@ -41,6 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+import orjson
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -430,10 +431,11 @@ def _insert_sql(vendor: str, rows: int) -> str:
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     key_column = connection.ops.quote_name("key")
     if vendor == "postgresql":
-        # One typed array per column, as Django's own bulk_create does on PostgreSQL.
-        arrays = ", ".join(f"(%s)::{f.db_type(connection).split('(')[0]}[]" for f in fields)
+        # The transfers arrive as one JSON array of rows (`_json_rows`), typed by the columns' own types: psycopg
+        # dumps one text where it dumped a typed array per column in Python (half the statement's client time).
+        typed = ", ".join(f"{connection.ops.quote_name(f.column)} {f.db_type(connection)}" for f in fields)
         return (
-            f"INSERT INTO {table} ({columns}) SELECT * FROM UNNEST({arrays}) "
+            f"INSERT INTO {table} ({columns}) SELECT * FROM json_to_recordset(%s::json) AS moving({typed}) "
             f"WHERE NOT EXISTS (SELECT 1 FROM {table} WHERE {key_column} = ANY((%s)::varchar[])) "
             f"ON CONFLICT DO NOTHING RETURNING id, {key_column}"
         )
@@ -445,6 +447,17 @@ def _insert_sql(vendor: str, rows: int) -> str:
             f"ON CONFLICT DO NOTHING RETURNING id, {key_column}"
         )
     raise NotImplementedError(f"wallet.batch does not know {vendor}")  # pragma: no cover
+
+
+def _json_rows(records: list[Transfer]) -> str:
+    """The transfers as the JSON objects `json_to_recordset` reads, by column: their values are plain (text, whole
+    numbers, an aware time in ISO form), which each column's type takes as its field would give it."""
+    return orjson.dumps([
+        {"key": r.key, "kind": r.kind, "source_id": r.source_id, "destination_id": r.destination_id,
+         "amount": r.amount, "memo": r.memo, "actor_id": r.actor_id, "created_at": r.created_at,
+         "table_id": r.table_id, "family": r.family}
+        for r in records
+    ]).decode()  # fmt: skip
 
 
 def _unprepared(execute, sql, params, many, context):
@@ -465,16 +478,15 @@ def _insert(records: list[Transfer], changes: dict[int, int]) -> dict[str, int]:
     ON CONFLICT DO NOTHING covers a key taken by a transaction that commits while this one waits on the index (the
     balances then moved for a partial batch: `_apply` rolls the caller's transaction back)."""
     db = connections[DEFAULT_DB_ALIAS]  # looked up once: each read through `connection` looks it up again
-    rows = [[f.get_db_prep_save(getattr(r, f.attname), db) for f in _fields()] for r in records]
     keys = [r.key for r in records]
-    sql = _insert_sql(db.vendor, len(rows))
+    sql = _insert_sql(db.vendor, len(records))
     if db.vendor == "postgresql":
-        params = [list(column) for column in zip(*rows, strict=True)] + [keys]
+        params = [_json_rows(records), keys]
         if changes:
             update, update_params = _update(changes, unless_keys=keys)
             sql, params = f"WITH moved AS ({update}) {sql}", update_params + params
     else:
-        params = [value for r in rows for value in r] + keys
+        params = [f.get_db_prep_save(getattr(r, f.attname), db) for r in records for f in _fields()] + keys
     with db.cursor() as cursor:
         if db.vendor == "postgresql":
             with db.execute_wrapper(_unprepared):
