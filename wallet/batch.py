@@ -10,6 +10,11 @@ With every account already open a batch costs two statements on PostgreSQL (thre
    `UPDATE … SET balance = balance + CASE id WHEN … END WHERE id IN (…)` of every balance that changes;
 3. on SQLite (no data-modifying `WITH`) that UPDATE as a statement of its own.
 
+A caller that writes in one statement of its own (the table's door: its events and state) takes the batch checked
+under its locks (`prepare`) and writes 2 and 3 inside that statement (`Batch.parts`), with no key probe: its insert
+skips a row whose key is taken (ON CONFLICT DO NOTHING), and `Batch.written` rolls the caller's transaction back
+when fewer transfers went in than the batch holds. A bet or a call is then no statement of its own at all.
+
 Between 1 and 2 the movements are applied in order, in Python, to the locked balances: if any account but the
 treasury would go below zero at any point, or another rule below refuses, the batch raises `WalletError` and
 writes nothing. The CHECK constraints stay as the backstop.
@@ -51,7 +56,7 @@ from config.said import said
 from .accounts import WalletError
 from .models import AccountKind, LedgerAccount, Transfer, TransferKind
 
-__all__ = ["AccountRef", "Movement", "held", "move"]
+__all__ = ["AccountRef", "Batch", "Movement", "held", "move", "prepare"]
 
 MAX_AMOUNT = 2**63 - 1  # the balance column's limit
 _ACCOUNT_KINDS = frozenset(AccountKind.values)  # Django's `values` builds its list anew at every read (4 µs)
@@ -272,9 +277,18 @@ def move(movements: Sequence[Movement], held: dict[AccountRef, LedgerAccount] | 
     `held`: accounts this transaction already holds locked (`held()`), their balances as they stand: those are not
     locked again, and each batch keeps their balances and adds the accounts it locked, for the next batch of the
     same transaction (a savepoint rolled back around a batch leaves them stale: the caller then moves no more)."""
+    return prepare(movements, held).write()
+
+
+def prepare(movements: Sequence[Movement], held: dict[AccountRef, LedgerAccount] | None = None) -> Batch:
+    """`move` up to its writing: the movements checked against the balances under their accounts' locks (the same
+    refusals, nothing written), for a caller that writes the batch in a statement of its own (`Batch.parts`: the
+    table's door, with the action's state). A batch that must open an account first is written here, inside the
+    savepoint that takes the accounts back with a refusal: `Batch.pending` then says there is nothing left to
+    write."""
     movements = list(movements)
     if not movements:
-        return []
+        return Batch([], [], {}, {}, {}, held, pending=False)
     assert transaction.get_connection().in_atomic_block, "move runs inside the caller's atomic block"
     tables = [_check(m) for m in movements]
     keys = [m.key for m in movements]
@@ -287,19 +301,89 @@ def move(movements: Sequence[Movement], held: dict[AccountRef, LedgerAccount] | 
     if len(locked) < len(refs):
         locked |= _lock([ref for ref in refs if ref not in locked])
     if len(locked) == len(refs):
-        records = _apply(movements, tables, locked)
-    else:
-        # A savepoint: a refusal also takes back the accounts opened for it.
-        with transaction.atomic():
-            _open([ref for ref in refs if ref not in locked])
-            records = _apply(movements, tables, locked | _lock([ref for ref in refs if ref not in locked]))
-            locked = {}  # opened inside the savepoint: not kept for later batches
-    if held is not None:
-        held.update(locked)
-    return records
+        return _checked(movements, tables, locked, held)
+    # A savepoint: a refusal also takes back the accounts opened for it.
+    with transaction.atomic():
+        _open([ref for ref in refs if ref not in locked])
+        batch = _checked(movements, tables, locked | _lock([ref for ref in refs if ref not in locked]), None)
+        batch.write()  # opened inside the savepoint: its accounts are not kept for later batches
+    return batch
 
 
-def _apply(movements, tables, locked) -> list[Transfer]:
+@dataclass(slots=True)
+class Batch:
+    """A batch checked under its accounts' locks: its transfers in the order of the movements and the net change of
+    each balance it moves (by account id). `pending` until written, by `write` or by a caller's own statement."""
+
+    movements: list[Movement]
+    records: list[Transfer]
+    changes: dict[int, int]
+    locked: dict[AccountRef, LedgerAccount]
+    balances: dict[AccountRef, int]  # each locked account's balance once the batch is written
+    keep: dict[AccountRef, LedgerAccount] | None  # the caller's held accounts: this batch's join them once written
+    pending: bool = True
+
+    def write(self) -> list[Transfer]:
+        """Statement 2 (and 3 on SQLite); the transfers written, or those of the first run when this is a replay."""
+        if not self.pending:
+            return self.records
+        inserted = _insert(self.records, self.changes)
+        if not inserted:
+            if self.changes and connection.vendor == "postgresql" and _moved(self.locked):
+                # The keys were taken after this statement's snapshot: its WITH moved the balances all the same.
+                transaction.set_rollback(True)
+                raise WalletError("The keys of this batch were just used by another transaction.")
+            self.records = _replay(self.movements, _existing(self.movements), self.locked)
+            self._settle(replayed=True)
+            return self.records
+        if len(inserted) < len(self.records):
+            # Only when another transaction, on other accounts, took one of these keys at this very moment: some
+            # rows went in and cannot be taken out without a savepoint, so the caller's block must roll back.
+            transaction.set_rollback(True)
+            taken = next(r.key for r in self.records if r.key not in inserted)
+            raise WalletError(f"The key {taken!r} was just used for a different transfer.")
+        for record in self.records:
+            record.pk = inserted[record.key]
+            record._state.adding, record._state.db = False, connection.alias
+        if self.changes and connection.vendor != "postgresql":  # PostgreSQL updated them in the insert's statement
+            with connection.cursor() as cursor:
+                cursor.execute(*_update(self.changes))
+        self._settle()
+        return self.records
+
+    def parts(self) -> tuple[list[str], list]:
+        """PostgreSQL: the batch as data-modifying WITH queries for the caller's statement, `moved` (the balances)
+        and `transfers` (the rows, returning their ids), with their parameters, in order. No key probe: the
+        caller's statement returns `SELECT count(*) FROM transfers`, and `written` refuses a batch any of whose
+        keys was taken (ON CONFLICT DO NOTHING skipped its row) by rolling the caller's transaction back."""
+        parts, params = [], []
+        if self.changes:
+            update, update_params = _update(self.changes)
+            parts.append(f"moved AS ({update})")
+            params += update_params
+        parts.append(f"transfers AS ({_transfers_sql()})")
+        params.append(_json_rows(self.records))
+        return parts, params
+
+    def written(self, inserted: int) -> None:
+        """The caller's statement with `parts` ran and inserted `inserted` transfers."""
+        if inserted != len(self.records):
+            transaction.set_rollback(True)
+            raise WalletError(f"A key of the batch of {self.records[0].key!r} was already used: nothing moved.")
+        self._settle()
+
+    def _settle(self, replayed: bool = False) -> None:
+        """Written (or found written before): the locked accounts as they now stand, kept by the caller for its
+        next batch."""
+        if not replayed:
+            for ref, account in self.locked.items():
+                account.balance = self.balances[ref]
+        if self.keep is not None:
+            self.keep.update(self.locked)
+        self.pending = False
+
+
+def _checked(movements, tables, locked, keep) -> Batch:
     balances = {ref: account.balance for ref, account in locked.items()}
     refusal = None
     for m in movements:
@@ -319,7 +403,9 @@ def _apply(movements, tables, locked) -> list[Transfer]:
         # Refused on today's balances: but when these keys already moved these chips (a retry), that is the answer.
         existing = _existing(movements)
         if existing:
-            return _replay(movements, existing, locked)
+            batch = Batch(movements, _replay(movements, existing, locked), {}, locked, {}, keep)
+            batch._settle(replayed=True)
+            return batch
         raise WalletError(refusal)
 
     now = timezone.now()
@@ -340,29 +426,7 @@ def _apply(movements, tables, locked) -> list[Transfer]:
     ]
     changes = {locked[ref].pk: balances[ref] - locked[ref].balance for ref in locked}
     changes = {pk: change for pk, change in changes.items() if change}
-    inserted = _insert(records, changes)
-    if not inserted:
-        if changes and connection.vendor == "postgresql" and _moved(locked):
-            # The keys were taken after this statement's snapshot: its WITH moved the balances all the same.
-            transaction.set_rollback(True)
-            raise WalletError("The keys of this batch were just used by another transaction.")
-        return _replay(movements, _existing(movements), locked)
-    if len(inserted) < len(records):
-        # Only when another transaction, on other accounts, took one of these keys at this very moment: some rows
-        # went in and cannot be taken out without a savepoint, so the caller's block must roll back.
-        transaction.set_rollback(True)
-        taken = next(r.key for r in records if r.key not in inserted)
-        raise WalletError(f"The key {taken!r} was just used for a different transfer.")
-    for record in records:
-        record.pk = inserted[record.key]
-        record._state.adding, record._state.db = False, connection.alias
-
-    if changes and connection.vendor != "postgresql":  # PostgreSQL updated them in the insert's statement
-        with connection.cursor() as cursor:
-            cursor.execute(*_update(changes))
-    for ref, account in locked.items():  # the transfers' accounts as they now stand
-        account.balance = balances[ref]
-    return records
+    return Batch(movements, records, changes, locked, balances, keep)
 
 
 def _update(changes: dict[int, int], unless_keys: list[str] | None = None) -> tuple[str, list]:
@@ -424,6 +488,27 @@ def _fields() -> tuple:
 
 
 @cache
+def _rows_insert() -> str:
+    """PostgreSQL: the insert of the transfers, which arrive as one JSON array of rows (`_json_rows`) typed by the
+    columns' own types: psycopg dumps one text where it dumped a typed array per column in Python."""
+    fields = _fields()
+    q = connection.ops.quote_name
+    typed = ", ".join(f"{q(f.column)} {f.db_type(connection)}" for f in fields)
+    return (
+        f"INSERT INTO {q(Transfer._meta.db_table)} ({', '.join(q(f.column) for f in fields)}) "
+        f"SELECT * FROM json_to_recordset(%s::json) AS moving({typed})"
+    )
+
+
+_RETURNING = 'ON CONFLICT DO NOTHING RETURNING id, "key"'
+
+
+def _transfers_sql() -> str:
+    """PostgreSQL: the transfers' insert in a caller's statement (`Batch.parts`): no key probe, the count decides."""
+    return f"{_rows_insert()} {_RETURNING}"
+
+
+@cache
 def _insert_sql(vendor: str, rows: int) -> str:
     """The insert of `rows` transfers unless one of their keys is stored (PostgreSQL: one plan for any number)."""
     fields = _fields()
@@ -431,20 +516,14 @@ def _insert_sql(vendor: str, rows: int) -> str:
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     key_column = connection.ops.quote_name("key")
     if vendor == "postgresql":
-        # The transfers arrive as one JSON array of rows (`_json_rows`), typed by the columns' own types: psycopg
-        # dumps one text where it dumped a typed array per column in Python (half the statement's client time).
-        typed = ", ".join(f"{connection.ops.quote_name(f.column)} {f.db_type(connection)}" for f in fields)
-        return (
-            f"INSERT INTO {table} ({columns}) SELECT * FROM json_to_recordset(%s::json) AS moving({typed}) "
-            f"WHERE NOT EXISTS (SELECT 1 FROM {table} WHERE {key_column} = ANY((%s)::varchar[])) "
-            f"ON CONFLICT DO NOTHING RETURNING id, {key_column}"
-        )
+        probe = f"SELECT 1 FROM {table} WHERE {key_column} = ANY((%s)::varchar[])"
+        return f"{_rows_insert()} WHERE NOT EXISTS ({probe}) {_RETURNING}"
     if vendor == "sqlite":
         row = "(" + ", ".join(["%s"] * len(fields)) + ")"
         return (
             f"INSERT INTO {table} ({columns}) SELECT * FROM (VALUES {', '.join([row] * rows)}) "
             f"WHERE NOT EXISTS (SELECT 1 FROM {table} WHERE {key_column} IN ({', '.join(['%s'] * rows)})) "
-            f"ON CONFLICT DO NOTHING RETURNING id, {key_column}"
+            f"{_RETURNING}"
         )
     raise NotImplementedError(f"wallet.batch does not know {vendor}")  # pragma: no cover
 
@@ -476,7 +555,7 @@ def _insert(records: list[Transfer], changes: dict[int, int]) -> dict[str, int]:
     condition), so a batch is two statements there; SQLite, the embedded default, updates them in a third.
 
     ON CONFLICT DO NOTHING covers a key taken by a transaction that commits while this one waits on the index (the
-    balances then moved for a partial batch: `_apply` rolls the caller's transaction back)."""
+    balances then moved for a partial batch: `Batch.write` rolls the caller's transaction back)."""
     db = connections[DEFAULT_DB_ALIAS]  # looked up once: each read through `connection` looks it up again
     keys = [r.key for r in records]
     sql = _insert_sql(db.vendor, len(records))

@@ -2,9 +2,10 @@
 
 Every change is one transaction: lock the table's row (one statement, which also looks up a repeated message id's
 stored reply and, on PostgreSQL, locks the ledger accounts of its pot and seated stacks), apply one engine action to
-the stored state, move every chip the action moved as one ledger batch (no statement of its own for those accounts),
-then append the deal's events, write the new state with its version and clock, and store the reply when the message
-carried an id (those three as one statement on PostgreSQL: statements.py). Only after commit are the table's viewers, the lobby, the listeners and the clock told
+the stored state, check every chip the action moved as one ledger batch (no statement of its own for those
+accounts), then write that batch's transfers and balances, append the deal's events, write the new state with its
+version and clock, and store the reply when the message carried an id (one statement on PostgreSQL: statements.py).
+Only after commit are the table's viewers, the lobby, the listeners and the clock told
 (notify.py). Lock order everywhere: the table row first with its own pot and seated stacks, then (a buy-in or chips
 added) the player's own limits row (wallet/limits.py), then other ledger rows in primary-key order. Only a holder of
 a table's row ever locks its pot and stacks, so they never wait in a cycle with the accounts locked after them.
@@ -26,7 +27,7 @@ from django.utils.translation import gettext_lazy as _
 
 from wallet import limits
 from wallet.accounts import WalletError
-from wallet.services import move
+from wallet.batch import prepare
 
 from .. import access
 from ..engine import play
@@ -336,11 +337,11 @@ def play_action(
         decks.done()
     after = chips_of(state)
     bots |= bot_players(state)
-    try:
-        move(ledger.movements(table.pk, table.family, state.version, action, before, after, events, bots),
-             held=getattr(table, "ledger_accounts", None))  # fmt: skip
+    try:  # checked under the accounts' locks here, written with the state below
+        batch = prepare(ledger.movements(table.pk, table.family, state.version, action, before, after, events, bots),
+                        held=getattr(table, "ledger_accounts", None))  # fmt: skip
     except WalletError as error:
-        raise DoorError("wallet", error.args[0] if error.args else str(error)) from None  # its words may be lazy
+        raise _refused(error) from None
     now = timezone.now()
     stacks = {seat: before.stacks[player] for player, seat in before.seats.items()}
     event_rows = history.record(table, deal_before, svara_before, state.version, events, now, sitters, stacks,
@@ -351,7 +352,11 @@ def play_action(
     if reply_to is not None and answer is None:  # the ack carries the version of the message's last change
         user, client_id = reply_to
         reply = replies.reply_row(table, user, client_id, ack_reply(client_id, table.version))
-    if not statements.write_action(table, event_rows, reply):
+    try:
+        written = statements.write_action(table, event_rows, reply, batch)
+    except WalletError as error:
+        raise _refused(error) from None
+    if not written:
         raise replies.RepliedMeanwhile(client_id)
     seats_changed = after.seats != before.seats
     if seats_changed:
@@ -362,6 +367,10 @@ def play_action(
     if answer is None or not answer_standing:
         return change
     return _answer_standing(table, state, change, announce, answer, reply_to)
+
+
+def _refused(error: WalletError) -> DoorError:
+    return DoorError("wallet", error.args[0] if error.args else str(error))  # its words may be lazy
 
 
 STANDING_ANSWERS_MAX = 64  # more than a deal's prompts: a bound against a fault, never reached in play

@@ -1,20 +1,23 @@
 """The door's statements of every action, in plain SQL built once per database: locking the table's row (with a
-repeated message's stored reply), and writing what the action changed (its deal events, the table's state, the
-reply to its message id) as one statement on PostgreSQL; and a hand history's deal rows as it opens (the deal and
-its players) and as it closes (its pot and winners, its players' results), one statement each on PostgreSQL.
+repeated message's stored reply), and writing what the action changed (the chips it moved, its deal events, the
+table's state, the reply to its message id) as one statement on PostgreSQL; and a hand history's deal rows as it
+opens (the deal and its players) and as it closes (its pot and winners, its players' results), one statement each
+on PostgreSQL.
 
 They run on every table action, where compiling the ORM's query cost more than the statement itself (see
 docs/benchmarks.md, `bench door`). The rows are still the models' rows: the locked row comes back as a `Table`
-through the same converters the ORM applies, and every value written goes through its field's own preparation.
+through the same converters the ORM applies, and every value written goes through its field's own preparation,
+but for the rows that travel as one JSON text (the transfers, the events), whose values are plain.
 """
 
 from __future__ import annotations
 
 from functools import cache
 
+import orjson
 from django.db import connection
 
-from wallet.batch import ACCOUNT_COLUMNS, held
+from wallet.batch import ACCOUNT_COLUMNS, Batch, held
 from wallet.models import LedgerAccount
 
 from .. import rows
@@ -93,6 +96,7 @@ def _state_params(db, table: Table) -> list:
 
 @cache
 def _events_sql(count: int) -> str:
+    """SQLite: the events' insert, one VALUES row each."""
     fields = [DealEvent._meta.get_field(name) for name in _EVENT_FIELDS]
     row = "(" + ", ".join(["%s"] * len(fields)) + ")"
     columns = ", ".join(q(f.column) for f in fields)
@@ -102,6 +106,27 @@ def _events_sql(count: int) -> str:
 def _events_params(db, events: list[DealEvent]) -> list:
     fields = [DealEvent._meta.get_field(name) for name in _EVENT_FIELDS]
     return [f.get_db_prep_save(getattr(row, f.attname), db) for row in events for f in fields]
+
+
+@cache
+def _events_json_sql() -> str:
+    """PostgreSQL: the events' insert from one JSON array of rows (`_events_json`), typed by their columns: one
+    statement text for any number of events, and one text to dump."""
+    fields = [DealEvent._meta.get_field(name) for name in _EVENT_FIELDS]
+    typed = ", ".join(f"{q(f.column)} {f.db_type(connection)}" for f in fields)
+    return (
+        f"INSERT INTO {q(DealEvent._meta.db_table)} ({', '.join(q(f.column) for f in fields)}) "
+        f"SELECT * FROM json_to_recordset(%s::json) AS event_rows({typed})"
+    )
+
+
+def _events_json(events: list[DealEvent]) -> str:
+    # An event's JSON may map seats to chips (whole-number keys): JSON writes them as text, as json.dumps did.
+    return orjson.dumps(
+        [{"table_id": e.table_id, "deal_number": e.deal_number, "svara": e.svara, "version": e.version,
+          "index": e.index, "event": e.event} for e in events],
+        option=orjson.OPT_NON_STR_KEYS,
+    ).decode()  # fmt: skip
 
 
 @cache
@@ -118,38 +143,56 @@ def _reply_params(db, reply: ClientMessage) -> list:
     return [f.get_db_prep_save(getattr(reply, f.attname), db) for f in fields]
 
 
+_TRANSFERS_WRITTEN = "(SELECT count(*) FROM transfers)"
+
+
 @cache
-def _action_sql(vendor: str, events: int, reply: bool) -> str:
-    """PostgreSQL: the action's writes as one statement, the events and the state in data-modifying WITHs."""
-    parts = []
+def _action_sql(events: bool, reply: bool, ledger: tuple[str, ...]) -> str:
+    """PostgreSQL: the action's writes as one statement: the ledger batch's (wallet.batch.Batch.parts), the events
+    and the state in data-modifying WITHs; with a ledger batch it returns how many transfers went in."""
+    parts = list(ledger)
     if events:
-        parts.append(f"events AS ({_events_sql(events)})")
+        parts.append(f"events AS ({_events_json_sql()})")
     if reply:
         parts.append(f"state AS ({_state_sql()})")
-        last = _reply_sql()
+        last = _reply_sql() + (f", {_TRANSFERS_WRITTEN}" if ledger else "")
     else:
-        last = _state_sql()
+        last = _state_sql() + (f" RETURNING {_TRANSFERS_WRITTEN}" if ledger else "")
     return (f"WITH {', '.join(parts)} " if parts else "") + last
 
 
-def write_action(table: Table, events: list[DealEvent], reply: ClientMessage | None) -> bool:
-    """Write what one action changed: its deal events, the table's state, version, clock and emptiness (its row is
-    locked), and the reply to its message id. One statement on PostgreSQL; on SQLite (no data-modifying WITH) one
-    per part. False when the message id was answered meanwhile: then no reply was stored, and the caller's
-    transaction must not stand."""
+def write_action(table: Table, events: list[DealEvent], reply: ClientMessage | None, batch: Batch | None = None) -> bool:
+    """Write what one action changed: the chips it moved (`batch`, checked under its accounts' locks, unless
+    already written), its deal events, the table's state, version, clock and emptiness (its row is locked), and
+    the reply to its message id. One statement on PostgreSQL; on SQLite (no data-modifying WITH) one per part.
+    False when the message id was answered meanwhile: then no reply was stored, and the caller's transaction must
+    not stand. A batch refused as it is written (a key already used) raises WalletError and rolls the caller's
+    transaction back."""
     db = rows.db()
+    ledger = batch is not None and batch.pending
     with db.cursor() as cursor:
         if db.vendor == "postgresql":
-            params = _events_params(db, events) + _state_params(db, table)
+            parts, params = batch.parts() if ledger else ([], [])
+            if events:
+                params.append(_events_json(events))
+            params += _state_params(db, table)
             if reply is not None:
                 params += _reply_params(db, reply)
-            cursor.execute(_action_sql(db.vendor, len(events), reply is not None), params)
-        else:
-            if events:
-                cursor.execute(_events_sql(len(events)), _events_params(db, events))
-            cursor.execute(_state_sql(), _state_params(db, table))
-            if reply is not None:
-                cursor.execute(_reply_sql(), _reply_params(db, reply))
+            cursor.execute(_action_sql(bool(events), reply is not None, tuple(parts)), params)
+            if not ledger:
+                return reply is None or cursor.fetchone() is not None
+            row = cursor.fetchone()
+            if row is None:  # the reply's id was answered meanwhile
+                return False
+            batch.written(row[-1])
+            return True
+        if ledger:
+            batch.write()
+        if events:
+            cursor.execute(_events_sql(len(events)), _events_params(db, events))
+        cursor.execute(_state_sql(), _state_params(db, table))
+        if reply is not None:
+            cursor.execute(_reply_sql(), _reply_params(db, reply))
         return reply is None or cursor.fetchone() is not None
 
 

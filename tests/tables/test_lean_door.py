@@ -42,9 +42,9 @@ ON_POSTGRESQL = connection.vendor == "postgresql"
 # The lock (the stored reply looked up in the same statement), then the events, the state and the reply: one
 # statement on PostgreSQL (data-modifying WITHs), one each on SQLite.
 MOVE_WITHOUT_CHIPS = 2 if ON_POSTGRESQL else 4
-# The same + the ledger batch: on PostgreSQL one insert of the transfers updating the balances (the pot and the
-# stacks come locked with the table's row); on SQLite the accounts read, the transfers, the balances.
-MOVE_WITH_CHIPS = 3 if ON_POSTGRESQL else 7
+# The same + the ledger batch: on PostgreSQL its transfers and balances go in the same statement as the events and
+# the state (the pot and the stacks come locked with the table's row); on SQLite the transfers, the balances.
+MOVE_WITH_CHIPS = 2 if ON_POSTGRESQL else 7
 
 
 def test_a_move_without_chips_takes_two_statements_on_postgresql(classic_table, players):
@@ -68,6 +68,29 @@ def test_a_bet_moves_its_chips_in_one_ledger_batch(classic_table, players):
     sql = statements(services.act, classic_table.pk, other, {"kind": "call"}, "m-call")
     assert sum('INSERT INTO "wallet_transfer"' in s for s in sql) == 1, sql
     ledger_matches_engine(classic_table.pk)
+    audit_clean()
+
+
+def test_a_move_whose_transfer_key_is_taken_is_refused_whole_and_changes_nothing(classic_table, players, staff):
+    """No chip moves twice: the bet's transfer key already names another transfer (it cannot happen in play, where a
+    key holds the table's new version), so its write is refused (PostgreSQL: fewer transfers went in than the batch
+    holds) and the action's transaction rolls back whole: no state, no event, no balance, no stored reply."""
+    from wallet import services as wallet
+    from wallet.models import LedgerAccount, Transfer
+
+    ann, boris, _ = players
+    seated_deal(classic_table, [ann, boris])
+    player = whose_turn(classic_table, [ann, boris])
+    before = state_of(classic_table.pk)
+    wallet.credit(player, 1, reason="a key taken", staff=staff, key=f"t{classic_table.pk}:v{before.version + 1}:in:{player.pk}")
+    balances = dict(LedgerAccount.objects.values_list("pk", "balance"))
+    counts = (Transfer.objects.count(), DealEvent.objects.count(), ClientMessage.objects.count())
+    with pytest.raises(services.DoorError) as refused:
+        services.act(classic_table.pk, player, {"kind": "bet", "amount": 20}, "m-bet")
+    assert refused.value.code == "wallet" and "already used" in str(refused.value.message)
+    assert state_of(classic_table.pk).version == before.version
+    assert dict(LedgerAccount.objects.values_list("pk", "balance")) == balances
+    assert (Transfer.objects.count(), DealEvent.objects.count(), ClientMessage.objects.count()) == counts
     audit_clean()
 
 
@@ -130,9 +153,9 @@ def test_table_actions_commit_asynchronously_and_staff_credits_durably(players, 
 
 
 # One deal played through, statement by statement (the door's transaction and its after-commit work, without
-# BEGIN and COMMIT): PostgreSQL, then SQLite where the ledger batch needs a statement more and the action's writes
-# (events, state, reply) one each. The first sit-down at a
-# table and its first deal open ledger accounts (a savepoint and an insert more); a seat change re-reads the
+# BEGIN and COMMIT): PostgreSQL, where a move's writes (its transfers and balances, events, state and reply) are one
+# statement, then SQLite, where they are one each. The first sit-down at a table and its first deal open ledger
+# accounts (a savepoint, an insert and the batch's own statements more); a seat change re-reads the
 # lobby's entry of the table once for every lobby socket. A sit-down and chips added look up the player's own
 # limits row under a lock (one statement more; wallet/limits.py); the moves do not.
 PER_KIND = [  # (who, action, PostgreSQL, SQLite)
@@ -143,16 +166,16 @@ PER_KIND = [  # (who, action, PostgreSQL, SQLite)
     # rows (one statement; SQLite: two), its events
     ("turn", {"kind": "open", "card": 0}, 2, 4),
     ("turn", {"kind": "check"}, 2, 4),
-    ("turn", {"kind": "bet", "amount": 20}, 3, 7),
-    ("turn", {"kind": "raise", "amount": 40}, 3, 7),
-    ("turn", {"kind": "call"}, 3, 7),
+    ("turn", {"kind": "bet", "amount": 20}, 2, 7),
+    ("turn", {"kind": "raise", "amount": 40}, 2, 7),
+    ("turn", {"kind": "call"}, 2, 7),
     # The deal ends: the award, the rake to a new house account, the deal's events read, the deal closed with its
     # players' results (one statement; SQLite: two).
     ("turn", {"kind": "show"}, 10, 14),
-    (0, {"kind": "add_chips", "amount": 50}, 5, 7),
+    (0, {"kind": "add_chips", "amount": 50}, 4, 7),
     (0, {"kind": "sit_out"}, 2, 3),
     (0, {"kind": "back"}, 2, 3),
-    (1, {"kind": "stand"}, 8, 10),
+    (1, {"kind": "stand"}, 7, 10),
 ]
 
 
@@ -166,7 +189,7 @@ def test_every_kind_of_action_runs_its_pinned_number_of_statements(classic_table
         user = whose_turn(classic_table, users) if who == "turn" else users[who]
         sql = statements(services.act, classic_table.pk, user, action, f"m{index}")
         seen.append((action["kind"], len(sql), on_postgres if postgres else on_sqlite))
-    assert [(kind, got) for kind, got, _ in seen] == [(kind, want) for kind, _, want in seen]
+    assert [(kind, got) for kind, got, _ in seen] == [(kind, want) for kind, _, want in seen], str(seen)
     with_id = statements(services.chat, classic_table.pk, ann, "gl", "c1")
     assert len(with_id) == 3  # lock, the line kept (a page opened later starts with it), reply; sent after commit
     ledger_matches_engine(classic_table.pk)
@@ -197,14 +220,16 @@ def test_a_buy_in_under_a_cap_locks_the_limits_row_then_reads_the_ledger(classic
 
 
 @pytest.mark.skipif(not ON_POSTGRESQL, reason="prepared statements are PostgreSQL's (CI runs on PostgreSQL)")
-def test_the_doors_statements_are_prepared_but_the_ledgers_insert_is_planned_with_its_keys(classic_table, players):
+def test_the_doors_statements_are_prepared_but_the_ledgers_key_probe_is_planned_with_its_keys(classic_table, players):
     """DB_PREPARED: a statement run twice on a connection is prepared there (PostgreSQL may then plan it once for
-    all runs), except the ledger's insert, which is planned with its keys every run: its generic plan, made while the
-    transfers were few, stayed a sequential scan as they grew."""
+    all runs): the row lock, and a move's one write with its transfers, which probes no key (the count of rows
+    inserted decides). The ledger's own insert (`move`: a buy-in, a wallet service) probes its keys first and is
+    planned with them every run: its generic plan, made while the transfers were few, stayed a sequential scan as
+    they grew."""
     ann, boris, _ = players
     seated_deal(classic_table, [ann, boris])
-    # A bet and a call: the ledger's insert of one transfer with both balances, its third and fourth runs (the
-    # buy-ins ran the same shape), and the row lock with them.
+    # A bet and a call: the door's write of one transfer with both balances, twice; the row lock with them. The
+    # buy-ins opened the stacks, so their batches ran the ledger's own insert.
     services.act(classic_table.pk, whose_turn(classic_table, [ann, boris]), {"kind": "bet", "amount": 20}, "m-bet")
     services.act(classic_table.pk, whose_turn(classic_table, [ann, boris]), {"kind": "call"}, "m-call")
     with connection.cursor() as cursor:
@@ -213,9 +238,10 @@ def test_the_doors_statements_are_prepared_but_the_ledgers_insert_is_planned_wit
         cursor.execute("SELECT count(*) FROM wallet_transfer WHERE table_id = %s", [classic_table.pk])
         moved = cursor.fetchone()[0]
     lock = [row for row in prepared if 'FOR UPDATE OF "tables_table"' in row[0]]
-    ledger = [row for row in prepared if 'INSERT INTO "wallet_transfer"' in row[0]]
+    writes = [row for row in prepared if 'INSERT INTO "wallet_transfer"' in row[0]]
     assert lock and lock[0][1] + lock[0][2] >= 1, prepared
-    assert moved >= 4 and ledger == [], ledger
+    assert moved >= 4 and writes and all('"tables_table"' in row[0] for row in writes), writes
+    assert not any("NOT EXISTS" in row[0] for row in writes), writes
 
 
 @pytest.mark.skipif(not ON_POSTGRESQL, reason="row locks are PostgreSQL's (CI runs on PostgreSQL)")
