@@ -16,8 +16,8 @@ with the servers as cheaply as it can (asyncio, the `websockets` library, orjson
 - `idle`: N spectator sockets to one table; opened as fast as allowed, held until the parent says `close` on
   stdin, then closed all at once.
 
-A round trip is the time from sending a message with an id to receiving its `ack` or `error` (for echo: the frame
-coming back). The server's own rate limit (10 actions a second a socket) is kept on the client side with a margin
+A round trip is the time from sending a message with an id to receiving its answer: the snapshot of its change
+(which carries the id), an `ack` or an `error` (for echo: the frame coming back). The server's own rate limit (10 actions a second a socket) is kept on the client side with a margin
 (8); a wait for it is counted (`throttled`). A clock about to run out on a player is left to run out.
 """
 
@@ -40,7 +40,7 @@ MOVES = frozenset(
 )
 CLOCK_MARGIN = 0.5  # a clock with less left than this for me is left to run out: the answer would come too late
 RESYNC_AFTER = 8.0  # seconds without any frame before a player asks for a full snapshot
-ANSWER_TIMEOUT = 15.0  # an ack or error that never comes is counted, and the player goes on
+ANSWER_TIMEOUT = 15.0  # an answer that never comes is counted, and the player goes on
 CONNECT_CONCURRENCY = 40
 
 
@@ -194,6 +194,32 @@ class Player:
         )
         self.reader = asyncio.ensure_future(self.read())
 
+    def answer(self, message: dict, now: float) -> None:
+        """The answer to our outstanding message: the snapshot of its change (or an ack), or an error."""
+        run, kind = self.run, message["type"]
+        pending = self.outstanding
+        if pending is None or message.get("id") != pending[0]:
+            run.counts["unmatched_answers"] += 1
+            if kind == "error":
+                run.error(message, "unmatched")
+            return
+        self.outstanding = None
+        at = time.monotonic()
+        if kind != "error":
+            if run.in_window(at):
+                run.round_trips.append(now - pending[1])
+                run.by_kind.setdefault(pending[2], []).append(now - pending[1])
+                run.kinds[pending[2]] += 1
+            self.wait_above = max(self.wait_above, message.get("version", self.version) - 1)
+        else:
+            if run.in_window(at):
+                run.round_trips.append(now - pending[1])
+            run.error(message, pending[2])
+            self.last_error = message.get("code")
+            self.wait_above = self.version  # nothing changed: wait for news before trying again
+        self.answered.set()
+        self.changed.set()
+
     async def read(self) -> None:
         run = self.run
         try:
@@ -204,6 +230,8 @@ class Player:
                 self.heard(raw, message)
                 kind = message.get("type")
                 run.counts["frames"] += 1
+                if kind == "snapshot" and "id" in message:  # our action's answer: the snapshot of its change
+                    self.answer(message, now)
                 if kind == "snapshot":
                     version = message["version"]
                     if message.get("events"):
@@ -219,28 +247,7 @@ class Player:
                         run.deals.add((self.spec["table"], result.get("deal_no")))
                     self.changed.set()
                 elif kind in ("ack", "error"):
-                    pending = self.outstanding
-                    if pending is None or message.get("id") != pending[0]:
-                        run.counts["unmatched_answers"] += 1
-                        if kind == "error":
-                            run.error(message, "unmatched")
-                        continue
-                    self.outstanding = None
-                    at = time.monotonic()
-                    if kind == "ack":
-                        if run.in_window(at):
-                            run.round_trips.append(now - pending[1])
-                            run.by_kind.setdefault(pending[2], []).append(now - pending[1])
-                            run.kinds[pending[2]] += 1
-                        self.wait_above = max(self.wait_above, message.get("version", self.version) - 1)
-                    else:
-                        if run.in_window(at):
-                            run.round_trips.append(now - pending[1])
-                        run.error(message, pending[2])
-                        self.last_error = message.get("code")
-                        self.wait_above = self.version  # nothing changed: wait for news before trying again
-                    self.answered.set()
-                    self.changed.set()
+                    self.answer(message, now)
         except Exception as failure:  # noqa: BLE001 - a dropped socket is a figure, not a crash
             run.counts["socket_errors"] += 1
             run.failure(f"socket:{type(failure).__name__}", str(failure), "read")
@@ -278,7 +285,7 @@ class Player:
             await self.wait_answer()
             if self.last_error == "seat_taken":
                 fields.pop("seat", None)  # whoever took it, any free seat will do
-            # The snapshot after the ack (or any newer one) tells where we sit.
+            # The answering snapshot (or any newer one) tells where we sit.
             while self.version <= self.wait_above:
                 await self.wait_changed(1)
                 self._check(deadline, "no snapshot after sitting")

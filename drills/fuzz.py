@@ -10,9 +10,10 @@ table then sends N / T frames, one at a time or in floods: bad JSON, deep nestin
 and odd unicode, wrong types, huge/negative/float/string amounts, unknown types, other tables and seats, replayed
 ids, floods past the rate limit, and honest moves so deals are played (drills/hostile.py). It checks:
 
-- every frame gets its answer, in order: an `ack`, or an `error` whose code is the protocol's (the exact code for
-  a frame the protocol refuses), never `server_error`; a repeated id gets the same ack again;
-- applied exactly once: an `ack` moves the table's version by exactly one (a chat by none), an `error` by none,
+- every frame gets its answer, in order: the snapshot of its change (with its id) or an `ack`, or an `error` whose
+  code is the protocol's (the exact code for a frame the protocol refuses), never `server_error`; a repeated id
+  gets an ack of the version it was applied at;
+- applied exactly once: an applied frame moves the table's version by exactly one (a chat by none), an `error` by none,
   so a refused frame changed nothing (the version the driver expects is the database's at the end);
 - the version rule of docs/protocol.md on every socket (snapshots never go back, and no frame but a snapshot
   carries events), and no socket is ever closed by the server;
@@ -162,7 +163,7 @@ class Driver:
                 if kind == "error":
                     return message
                 continue
-            if kind in ("ack", "error"):
+            if kind in ("ack", "error") or (kind == "snapshot" and "id" in message):  # an applied one's: its snapshot
                 return message
 
     # --- checking one answer ---------------------------------------------------------------------------------
@@ -171,6 +172,9 @@ class Driver:
         if message is None:
             return
         kind = message.get("type")
+        if kind == "snapshot" and "id" in message and hostile.category != "snapshot":
+            # An applied message is answered by the snapshot of its change: taken as the ack a repeat of its id gets.
+            message, kind = {"type": "ack", "id": message["id"], "version": message["version"]}, "ack"
         self.answers[message.get("code") or kind] += 1
         shown = f"{hostile.what} {hostile.frame[:80]!r}"
         if kind == "error":

@@ -72,6 +72,7 @@ def error(code: str, message, message_id=None) -> dict:
 
 
 SERVER_ERROR = _("Something went wrong; nothing was changed.")
+_NO_MESSAGE = object()  # a snapshot that answers no message of its viewer's (an id-less message is answered: None)
 
 
 class TableConsumer(GuardedConsumer):
@@ -231,20 +232,26 @@ class TableConsumer(GuardedConsumer):
                 return
         if request.type == "chat":
             await self.send_json(reply)
-        else:
+        elif not await self.answer_with_snapshot(ack, request.id):
             await self.send_json(ack.reply)
-            # The actor sees the result at once, even if the group message is lost; that message is then skipped.
-            if ack.change is not None and self.committed is not None:
-                selectors.remember(self.table_id, ack.change.stored, ack.change.state)  # the door's state: decoded
-                await self.show(self.committed.changed(ack.change.message()), events=ack.change.events)
         await notify.send_collected(outbox)
 
-    async def show(self, committed, force: bool = False, events=(), history=None):
-        """Send this viewer's snapshot of `committed` with the events it came with, unless it is not newer; the
-        first one carries the `history` (selectors.TableHistory)."""
+    async def answer_with_snapshot(self, ack, message_id) -> bool:
+        """The actor's answer is the snapshot of his change, carrying his message's `id` (one frame, at once, even if
+        the group message is lost: that message is then skipped). False when there is none to send: a repeated id
+        (nothing applied again) or a newer snapshot already shown; then the `ack` frame answers."""
+        if ack.change is None or self.committed is None:
+            return False
+        selectors.remember(self.table_id, ack.change.stored, ack.change.state)  # the door's state: already decoded
+        return await self.show(self.committed.changed(ack.change.message()), events=ack.change.events,
+                               answers=message_id)  # fmt: skip
+
+    async def show(self, committed, force: bool = False, events=(), history=None, answers=_NO_MESSAGE) -> bool:
+        """Send this viewer's snapshot of `committed` with the events it came with, unless it is not newer (False);
+        the first one carries the `history` (selectors.TableHistory), the answer to a message its `id` (`answers`)."""
         closing = committed.table["status"] == "closed"
         if not force and committed.version <= self.last_version and not closing:  # closing keeps the version
-            return
+            return False
         self.committed = committed
         self.last_version = max(self.last_version, committed.version)
         snapshot = selectors.snapshot(committed, self.user_id)
@@ -252,9 +259,12 @@ class TableConsumer(GuardedConsumer):
         snapshot["events"] = events_for(events, snapshot["seat"])
         if history is not None:
             snapshot["history"] = history.message()
+        if answers is not _NO_MESSAGE:
+            snapshot["id"] = answers
         await self.send_json(snapshot)
         if closing:
             await self.close(code=4000)
+        return True
 
     # --- group messages ---
 

@@ -1,6 +1,7 @@
 """Issue 11, defect 7: the rule a client relies on for versions is exact (docs/protocol.md, "Versions"): snapshot
-versions only rise; a change's events come in its snapshot, never in a frame of their own; every applied `ack` is
-covered by a snapshot of its version or newer, already sent or next. So a gap never needs a request."""
+versions only rise; a change's events come in its snapshot, never in a frame of their own; an applied message is
+answered by the snapshot of its change, and an `ack` (a repeated id, or a newer snapshot already sent) is covered by
+a snapshot of its version or newer, already sent or next. So a gap never needs a request."""
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -21,6 +22,8 @@ def check_the_rule(messages):
             last = message["version"]
         else:
             assert "events" not in message, index
+        if "id" in message and message["type"] == "snapshot":  # an answer: the snapshot of the sender's change
+            assert message["version"] >= last, index
         if message["type"] == "ack":
             later = [m["version"] for m in messages[index:] if m["type"] == "snapshot"][:1]
             assert last >= message["version"] or (later and later[0] >= message["version"]), index

@@ -65,11 +65,12 @@ class LiveClient:
 
     def request(self, kind: str, **fields) -> dict:
         message_id = self.send(kind, **fields)
-        return self.until(lambda m: m.get("id") == message_id and m["type"] in ("ack", "error"))
+        # An applied action is answered by the snapshot of its change with the message's id (or an ack).
+        return self.until(lambda m: m.get("id") == message_id and m["type"] in ("snapshot", "ack", "error"))
 
     def act(self, kind: str, **fields) -> dict:
         answer = self.request(kind, **fields)
-        if answer["type"] != "ack":
+        if answer["type"] == "error":
             raise Refused(f"{kind} {fields} refused: {answer}")
         return answer
 

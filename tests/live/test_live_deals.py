@@ -200,10 +200,10 @@ def test_reconnecting_gives_a_full_snapshot_and_repeated_or_out_of_turn_messages
     # Out of turn: Ann (seat 0) is not to act.
     refused = clients[0].request("check")
     assert refused["type"] == "error" and refused["code"] == "not_your_turn"
-    # A repeated id is answered again and applied once.
+    # A repeated id is answered again, with the version it was applied at, and applied once.
     first = boris_client.request("bet", amount=20, id="bet-once")
     again = boris_client.request("bet", amount=20, id="bet-once")
-    assert first["type"] == "ack" and again == first
+    assert first["type"] == "snapshot" and again == {"type": "ack", "id": "bet-once", "version": first["version"]}
     assert in_step(clients) == first["version"]
     assert clients[0].state["seats"][1]["level"] == 20
     ledger_matches(table.pk, [ann, boris, vera])

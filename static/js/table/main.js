@@ -23,6 +23,7 @@ function receive(msg) {
         table.offline = new Set(msg.history.offline || []);
         showHistoryChat(msg.history.chat);
       }
+      if ("id" in msg) answered(msg.id);  // the snapshot of our own change answers our message
       if (!fresh(msg)) return;  // stale or repeated
       // The change's events go to the log before its snapshot is taken: they name the seats as they were.
       for (const event of msg.events || []) logEvent(event);
@@ -36,8 +37,7 @@ function receive(msg) {
       if (table.snap) renderAll();
       break;
     case "ack":
-      afterAck(pending.get(msg.id));
-      pending.delete(msg.id);
+      answered(msg.id);
       break;
     case "error":
       pending.delete(msg.id);
@@ -59,7 +59,10 @@ function renderAll() {
   announce();
 }
 
-function afterAck(label) {
+// Our message was applied (its snapshot or, for a repeated id, its ack came back).
+function answered(id) {
+  const label = pending.get(id);
+  pending.delete(id);
   if (["sit", "stand", "add_chips"].includes(label)) refreshBalance();
 }
 
