@@ -7,7 +7,8 @@ Starts a production-like deployment on this machine (its own redis-server, its o
 127.0.0.1:5432, migrated; two daphne processes, a Celery worker and beat as in the Procfile, all with
 config.settings.production), creates players with chips, logs them in, seats four a table and plays whole deals
 for `--seconds` per step: `full` acts as soon as it is your turn, `paced` thinks 1–3 s. For each step it prints
-actions/s, deals/s, the round trip (message sent → its ack or error) p50/p95/p99/max and the error frames by code;
+actions/s, deals/s, the round trip (message sent → its answer: the snapshot of its change, an ack or an error)
+p50/p95/p99/max and the error frames by code;
 then, with the same sockets and rate, the same figures for a bare Channels echo consumer on the same stack
 (bench/echo_asgi.py) and the ratios; then pgbench's TPC-B on the same PostgreSQL (one after the other, never at
 the same time) and actions/s ÷ TPC-B tps. `--idle N` opens N idle spectator sockets on one daphne, times their

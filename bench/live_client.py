@@ -177,7 +177,7 @@ class Player:
         self.snapshot: dict | None = None
         self.received = 0.0  # when the snapshot came (monotonic)
         self.version = -1
-        self.wait_above = -1  # act only on a snapshot with a version above this (after an ack or an error)
+        self.wait_above = -1  # act only on a snapshot with a version above this (after an answer)
         self.outstanding: tuple[str, float, str] | None = None
         self.changed = asyncio.Event()
         self.answered = asyncio.Event()
@@ -309,7 +309,7 @@ class Player:
             await asyncio.wait_for(self.answered.wait(), ANSWER_TIMEOUT)
         except TimeoutError:
             self.run.counts["unanswered"] += 1
-            self.run.failure("no_answer", f"no ack/error in {ANSWER_TIMEOUT} s",
+            self.run.failure("no_answer", f"no answer in {ANSWER_TIMEOUT} s",
                              self.outstanding[2] if self.outstanding else "?")
             self.outstanding = None
 

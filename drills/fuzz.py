@@ -528,7 +528,7 @@ def main(argv=None) -> int:
         sent = sum(d.sent for d in drivers)
         answers = sum((d.answers for d in drivers), Counter())
         say(f"  {sent:,} frames answered in {seconds:.1f} s ({sent / seconds:,.0f}/s); "
-            f"applied (ack) {answers['ack']:,}, replays answered again {sum(d.replays for d in drivers):,}, "
+            f"applied (a snapshot or an ack) {answers['ack']:,}, replays answered again {sum(d.replays for d in drivers):,}, "
             f"late snapshots asked for {sum(d.late_snapshots for d in drivers)}")  # fmt: skip
         say("  answers: " + ", ".join(f"{k} {v:,}" for k, v in answers.most_common()))
         paths = asyncio.run(socket_paths(stack.web_urls, random.Random(seed), args.paths, failures))

@@ -1,8 +1,8 @@
 """Hostile messages for the fuzz drill: each one made with what the server must answer to it.
 
 A `Hostile` is a frame (text or bytes) and its category: `parse` frames are refused by the protocol before any
-database work, with a code the drill knows in advance; `door` frames are well formed and reach the door (an `ack`
-or a refusal with any of the door's codes); `chat`, `ping` and `snapshot` are answered by the socket itself.
+database work, with a code the drill knows in advance; `door` frames are well formed and reach the door (applied:
+the snapshot of the change or an `ack`; or a refusal with any of the door's codes); `chat`, `ping` and `snapshot` are answered by the socket itself.
 """
 
 from __future__ import annotations

@@ -280,15 +280,18 @@ def move(movements: Sequence[Movement], held: dict[AccountRef, LedgerAccount] | 
     return prepare(movements, held).write()
 
 
-def prepare(movements: Sequence[Movement], held: dict[AccountRef, LedgerAccount] | None = None) -> Batch:
+def prepare(
+    movements: Sequence[Movement], held: dict[AccountRef, LedgerAccount] | None = None, *, replay: bool = True
+) -> Batch:
     """`move` up to its writing: the movements checked against the balances under their accounts' locks (the same
     refusals, nothing written), for a caller that writes the batch in a statement of its own (`Batch.parts`: the
     table's door, with the action's state). A batch that must open an account first is written here, inside the
     savepoint that takes the accounts back with a refusal: `Batch.pending` then says there is nothing left to
-    write."""
+    write. `replay=False`: keys already stored are a `WalletError` on every path, never a replay answered with the
+    first transfers (the door: its keys hold the table's new version, so a stored one is a fault)."""
     movements = list(movements)
     if not movements:
-        return Batch([], [], {}, {}, {}, held, pending=False)
+        return Batch([], [], {}, {}, {}, held, replay, pending=False)
     assert transaction.get_connection().in_atomic_block, "move runs inside the caller's atomic block"
     tables = [_check(m) for m in movements]
     keys = [m.key for m in movements]
@@ -301,11 +304,11 @@ def prepare(movements: Sequence[Movement], held: dict[AccountRef, LedgerAccount]
     if len(locked) < len(refs):
         locked |= _lock([ref for ref in refs if ref not in locked])
     if len(locked) == len(refs):
-        return _checked(movements, tables, locked, held)
+        return _checked(movements, tables, locked, held, replay)
     # A savepoint: a refusal also takes back the accounts opened for it.
     with transaction.atomic():
         _open([ref for ref in refs if ref not in locked])
-        batch = _checked(movements, tables, locked | _lock([ref for ref in refs if ref not in locked]), None)
+        batch = _checked(movements, tables, locked | _lock([ref for ref in refs if ref not in locked]), None, replay)
         batch.write()  # opened inside the savepoint: its accounts are not kept for later batches
     return batch
 
@@ -321,6 +324,7 @@ class Batch:
     locked: dict[AccountRef, LedgerAccount]
     balances: dict[AccountRef, int]  # each locked account's balance once the batch is written
     keep: dict[AccountRef, LedgerAccount] | None  # the caller's held accounts: this batch's join them once written
+    replay: bool  # whether stored keys may be a replay of this batch (`prepare`)
     pending: bool = True
 
     def write(self) -> list[Transfer]:
@@ -333,6 +337,9 @@ class Batch:
                 # The keys were taken after this statement's snapshot: its WITH moved the balances all the same.
                 transaction.set_rollback(True)
                 raise WalletError("The keys of this batch were just used by another transaction.")
+            if not self.replay:
+                used = next(iter(_existing(self.movements)), self.records[0].key)
+                raise WalletError(f"The key {used!r} was already used: nothing moved.")
             self.records = _replay(self.movements, _existing(self.movements), self.locked)
             self._settle(replayed=True)
             return self.records
@@ -383,7 +390,7 @@ class Batch:
         self.pending = False
 
 
-def _checked(movements, tables, locked, keep) -> Batch:
+def _checked(movements, tables, locked, keep, replay: bool) -> Batch:
     balances = {ref: account.balance for ref, account in locked.items()}
     refusal = None
     for m in movements:
@@ -401,9 +408,9 @@ def _checked(movements, tables, locked, keep) -> Batch:
         balances[m.destination] += m.amount
     if refusal is not None:
         # Refused on today's balances: but when these keys already moved these chips (a retry), that is the answer.
-        existing = _existing(movements)
+        existing = _existing(movements) if replay else None
         if existing:
-            batch = Batch(movements, _replay(movements, existing, locked), {}, locked, {}, keep)
+            batch = Batch(movements, _replay(movements, existing, locked), {}, locked, {}, keep, replay)
             batch._settle(replayed=True)
             return batch
         raise WalletError(refusal)
@@ -426,7 +433,7 @@ def _checked(movements, tables, locked, keep) -> Batch:
     ]
     changes = {locked[ref].pk: balances[ref] - locked[ref].balance for ref in locked}
     changes = {pk: change for pk, change in changes.items() if change}
-    return Batch(movements, records, changes, locked, balances, keep)
+    return Batch(movements, records, changes, locked, balances, keep, replay)
 
 
 def _update(changes: dict[int, int], unless_keys: list[str] | None = None) -> tuple[str, list]:

@@ -339,7 +339,7 @@ def play_action(
     bots |= bot_players(state)
     try:  # checked under the accounts' locks here, written with the state below
         batch = prepare(ledger.movements(table.pk, table.family, state.version, action, before, after, events, bots),
-                        held=getattr(table, "ledger_accounts", None))  # fmt: skip
+                        held=getattr(table, "ledger_accounts", None), replay=False)  # fmt: skip
     except WalletError as error:
         raise _refused(error) from None
     now = timezone.now()

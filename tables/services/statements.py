@@ -182,7 +182,8 @@ def write_action(table: Table, events: list[DealEvent], reply: ClientMessage | N
             if not ledger:
                 return reply is None or cursor.fetchone() is not None
             row = cursor.fetchone()
-            if row is None:  # the reply's id was answered meanwhile
+            if row is None:  # only the reply's insert returns no row: its id was answered meanwhile
+                assert reply is not None, "the locked table's update returns its row"
                 return False
             batch.written(row[-1])
             return True

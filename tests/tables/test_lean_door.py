@@ -223,9 +223,9 @@ def test_a_buy_in_under_a_cap_locks_the_limits_row_then_reads_the_ledger(classic
 def test_the_doors_statements_are_prepared_but_the_ledgers_key_probe_is_planned_with_its_keys(classic_table, players):
     """DB_PREPARED: a statement run twice on a connection is prepared there (PostgreSQL may then plan it once for
     all runs): the row lock, and a move's one write with its transfers, which probes no key (the count of rows
-    inserted decides). The ledger's own insert (`move`: a buy-in, a wallet service) probes its keys first and is
-    planned with them every run: its generic plan, made while the transfers were few, stayed a sequential scan as
-    they grew."""
+    inserted decides). The ledger's own insert (`move`: a wallet service, or a batch that opens an account) probes
+    its keys and is planned with them every run: its generic plan, made while the transfers were few, stayed a
+    sequential scan as they grew."""
     ann, boris, _ = players
     seated_deal(classic_table, [ann, boris])
     # A bet and a call: the door's write of one transfer with both balances, twice; the row lock with them. The

@@ -229,6 +229,26 @@ def test_a_replay_is_answered_even_when_the_balances_would_now_refuse_it(two_sea
 
 
 @pytest.mark.django_db
+def test_a_batch_prepared_without_replays_refuses_stored_keys_on_every_path(two_seated):
+    """The door's batches (`prepare(replay=False)`): a stored key is a fault, never a replay answered with the first
+    transfers, whether the balances still allow the batch or would refuse it."""
+    from wallet.batch import prepare
+
+    a, b = two_seated
+    move(a_deal(a, b))
+    move([bet(a, 900, "most")])
+    before = snapshot()
+    with transaction.atomic():
+        with pytest.raises(WalletError, match="already used"):
+            batch = prepare(a_deal(a, b), replay=False)
+            batch.write()
+            batch.written(0) if batch.pending else None
+    with transaction.atomic(), pytest.raises(WalletError, match="Not enough chips"):
+        prepare([bet(a, 900, "most")], replay=False)  # 100 left: refused, not answered as a replay
+    assert snapshot() == before
+
+
+@pytest.mark.django_db
 def test_a_key_reused_for_a_different_movement_refuses_the_whole_batch(two_seated):
     a, b = two_seated
     move(a_deal(a, b))
