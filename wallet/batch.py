@@ -46,11 +46,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-import orjson
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from config import json_rows
 from config.said import said
 
 from .accounts import WalletError
@@ -361,7 +361,7 @@ class Batch:
     def parts(self) -> tuple[list[str], list]:
         """PostgreSQL: the batch as data-modifying WITH queries for the caller's statement, `moved` (the balances)
         and `transfers` (the rows, returning their ids), with their parameters, in order. No key probe: the
-        caller's statement returns `SELECT count(*) FROM transfers`, and `written` refuses a batch any of whose
+        caller's statement returns `Batch.WRITTEN`, and `written` refuses a batch any of whose
         keys was taken (ON CONFLICT DO NOTHING skipped its row) by rolling the caller's transaction back."""
         parts, params = [], []
         if self.changes:
@@ -369,8 +369,10 @@ class Batch:
             parts.append(f"moved AS ({update})")
             params += update_params
         parts.append(f"transfers AS ({_transfers_sql()})")
-        params.append(_json_rows(self.records))
+        params.append(json_rows.dumps(self.records, _fields()))
         return parts, params
+
+    WRITTEN = "(SELECT count(*) FROM transfers)"  # in the caller's statement with `parts`: the transfers that went in
 
     def written(self, inserted: int) -> None:
         """The caller's statement with `parts` ran and inserted `inserted` transfers."""
@@ -496,15 +498,8 @@ def _fields() -> tuple:
 
 @cache
 def _rows_insert() -> str:
-    """PostgreSQL: the insert of the transfers, which arrive as one JSON array of rows (`_json_rows`) typed by the
-    columns' own types: psycopg dumps one text where it dumped a typed array per column in Python."""
-    fields = _fields()
-    q = connection.ops.quote_name
-    typed = ", ".join(f"{q(f.column)} {f.db_type(connection)}" for f in fields)
-    return (
-        f"INSERT INTO {q(Transfer._meta.db_table)} ({', '.join(q(f.column) for f in fields)}) "
-        f"SELECT * FROM json_to_recordset(%s::json) AS moving({typed})"
-    )
+    """PostgreSQL: the insert of the transfers, which arrive as one JSON text (config/json_rows.py)."""
+    return json_rows.insert_sql(Transfer, _fields(), "moving")
 
 
 _RETURNING = 'ON CONFLICT DO NOTHING RETURNING id, "key"'
@@ -535,17 +530,6 @@ def _insert_sql(vendor: str, rows: int) -> str:
     raise NotImplementedError(f"wallet.batch does not know {vendor}")  # pragma: no cover
 
 
-def _json_rows(records: list[Transfer]) -> str:
-    """The transfers as the JSON objects `json_to_recordset` reads, by column: their values are plain (text, whole
-    numbers, an aware time in ISO form), which each column's type takes as its field would give it."""
-    return orjson.dumps([
-        {"key": r.key, "kind": r.kind, "source_id": r.source_id, "destination_id": r.destination_id,
-         "amount": r.amount, "memo": r.memo, "actor_id": r.actor_id, "created_at": r.created_at,
-         "table_id": r.table_id, "family": r.family}
-        for r in records
-    ]).decode()  # fmt: skip
-
-
 def _unprepared(execute, sql, params, many, context):
     """Django's execute wrapper (its query log and errors kept) running a statement never prepared, so planned with
     its values every run: a generic plan of the insert's key probe, made while the transfers were few, stayed a
@@ -567,7 +551,7 @@ def _insert(records: list[Transfer], changes: dict[int, int]) -> dict[str, int]:
     keys = [r.key for r in records]
     sql = _insert_sql(db.vendor, len(records))
     if db.vendor == "postgresql":
-        params = [_json_rows(records), keys]
+        params = [json_rows.dumps(records, _fields()), keys]
         if changes:
             update, update_params = _update(changes, unless_keys=keys)
             sql, params = f"WITH moved AS ({update}) {sql}", update_params + params

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from functools import cache
 
-import orjson
 from django.db import connection
 
+from config import json_rows
 from wallet.batch import ACCOUNT_COLUMNS, Batch, held
 from wallet.models import LedgerAccount
 
@@ -97,36 +97,26 @@ def _state_params(db, table: Table) -> list:
 @cache
 def _events_sql(count: int) -> str:
     """SQLite: the events' insert, one VALUES row each."""
-    fields = [DealEvent._meta.get_field(name) for name in _EVENT_FIELDS]
+    fields = _event_fields()
     row = "(" + ", ".join(["%s"] * len(fields)) + ")"
     columns = ", ".join(q(f.column) for f in fields)
     return f"INSERT INTO {q(DealEvent._meta.db_table)} ({columns}) VALUES {', '.join([row] * count)}"
 
 
 def _events_params(db, events: list[DealEvent]) -> list:
-    fields = [DealEvent._meta.get_field(name) for name in _EVENT_FIELDS]
+    fields = _event_fields()
     return [f.get_db_prep_save(getattr(row, f.attname), db) for row in events for f in fields]
 
 
 @cache
 def _events_json_sql() -> str:
-    """PostgreSQL: the events' insert from one JSON array of rows (`_events_json`), typed by their columns: one
-    statement text for any number of events, and one text to dump."""
-    fields = [DealEvent._meta.get_field(name) for name in _EVENT_FIELDS]
-    typed = ", ".join(f"{q(f.column)} {f.db_type(connection)}" for f in fields)
-    return (
-        f"INSERT INTO {q(DealEvent._meta.db_table)} ({', '.join(q(f.column) for f in fields)}) "
-        f"SELECT * FROM json_to_recordset(%s::json) AS event_rows({typed})"
-    )
+    """PostgreSQL: the events' insert from one JSON text (config/json_rows.py): one statement text for any number."""
+    return json_rows.insert_sql(DealEvent, _event_fields(), "event_rows")
 
 
-def _events_json(events: list[DealEvent]) -> str:
-    # An event's JSON may map seats to chips (whole-number keys): JSON writes them as text, as json.dumps did.
-    return orjson.dumps(
-        [{"table_id": e.table_id, "deal_number": e.deal_number, "svara": e.svara, "version": e.version,
-          "index": e.index, "event": e.event} for e in events],
-        option=orjson.OPT_NON_STR_KEYS,
-    ).decode()  # fmt: skip
+@cache
+def _event_fields() -> tuple:
+    return tuple(DealEvent._meta.get_field(name) for name in _EVENT_FIELDS)
 
 
 @cache
@@ -143,9 +133,6 @@ def _reply_params(db, reply: ClientMessage) -> list:
     return [f.get_db_prep_save(getattr(reply, f.attname), db) for f in fields]
 
 
-_TRANSFERS_WRITTEN = "(SELECT count(*) FROM transfers)"
-
-
 @cache
 def _action_sql(events: bool, reply: bool, ledger: tuple[str, ...]) -> str:
     """PostgreSQL: the action's writes as one statement: the ledger batch's (wallet.batch.Batch.parts), the events
@@ -155,9 +142,9 @@ def _action_sql(events: bool, reply: bool, ledger: tuple[str, ...]) -> str:
         parts.append(f"events AS ({_events_json_sql()})")
     if reply:
         parts.append(f"state AS ({_state_sql()})")
-        last = _reply_sql() + (f", {_TRANSFERS_WRITTEN}" if ledger else "")
+        last = _reply_sql() + (f", {Batch.WRITTEN}" if ledger else "")
     else:
-        last = _state_sql() + (f" RETURNING {_TRANSFERS_WRITTEN}" if ledger else "")
+        last = _state_sql() + (f" RETURNING {Batch.WRITTEN}" if ledger else "")
     return (f"WITH {', '.join(parts)} " if parts else "") + last
 
 
@@ -174,7 +161,7 @@ def write_action(table: Table, events: list[DealEvent], reply: ClientMessage | N
         if db.vendor == "postgresql":
             parts, params = batch.parts() if ledger else ([], [])
             if events:
-                params.append(_events_json(events))
+                params.append(json_rows.dumps(events, _event_fields()))
             params += _state_params(db, table)
             if reply is not None:
                 params += _reply_params(db, reply)
