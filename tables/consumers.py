@@ -7,18 +7,17 @@ viewer's snapshot; the player who acted gets his from the door's answer, once.
 
 import asyncio
 import logging
-import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import orjson
-from channels.db import DatabaseSyncToAsync, database_sync_to_async
+from channels.db import database_sync_to_async
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.language import language_of_scope
 
 from . import clock_watch, selectors, services
+from .db_threads import on_read_threads, through_the_door
 from .errors import CLOSE_UNAVAILABLE, is_outage, unavailable
 from .protocol import BadMessage, parse_frame
 from .ratelimit import TokenBucket
@@ -31,28 +30,6 @@ log = logging.getLogger(__name__)
 
 ACTIONS_PER_SECOND = 10
 CHAT_PER_SECOND, CHAT_BURST = 1, 3
-
-# The door runs on threads of its own, not on asgiref's one thread-sensitive thread: a door call spends most of
-# its time waiting for PostgreSQL, so actions at different tables overlap (at one table they queue on its row
-# lock). Each thread holds a pooled connection while it runs: DB_POOL_MAX_SIZE must exceed DOOR_THREADS and
-# READ_THREADS (below) together, with asgiref's thread and the clock watcher's.
-DOOR_THREADS = int(os.environ.get("SVARA_DOOR_THREADS", "4"))
-_door_threads = ThreadPoolExecutor(max_workers=DOOR_THREADS, thread_name_prefix="door")
-
-
-def through_the_door(service):
-    return DatabaseSyncToAsync(service, thread_sensitive=False, executor=_door_threads)
-
-
-# A socket's reads when it opens (its table, presence, the history a reloaded page shows) run on threads of their
-# own too: many sockets opening at once overlap, and never wait behind busy door threads.
-READ_THREADS = int(os.environ.get("SVARA_READ_THREADS", "2"))
-_read_threads = ThreadPoolExecutor(max_workers=READ_THREADS, thread_name_prefix="read")
-
-
-def on_read_threads(read):
-    return DatabaseSyncToAsync(read, thread_sensitive=False, executor=_read_threads)
-
 
 TABLE_ID_MAX = 2**63 - 1  # PostgreSQL's bigint
 

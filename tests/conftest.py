@@ -20,6 +20,17 @@ def pytest_runtest_makereport(item, call):
         report.longrepr = f"skipped under CI, which must run everything: {report.longrepr}"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _socket_threads_give_back_their_connections(django_db_setup):
+    """The door's and the reads' threads keep their connections from call to call (tables/db_threads.py): they give
+    them back before the test database is dropped (set up after it, so torn down before), which PostgreSQL refuses
+    while a connection is open."""
+    yield
+    from tables.db_threads import give_back_every_connection
+
+    give_back_every_connection()
+
+
 @pytest.fixture(autouse=True)
 def _no_language_left_over():
     """Each test starts in the default language. A request through the test client activates its reader's

@@ -284,7 +284,7 @@ def test_the_watcher_runs_out_a_clock_while_every_door_thread_is_busy_S9(players
 
     from asgiref.sync import async_to_sync
 
-    from tables import consumers
+    from tables import db_threads
 
     from .sockets import open_socket, receive_until
 
@@ -294,7 +294,7 @@ def test_the_watcher_runs_out_a_clock_while_every_door_thread_is_busy_S9(players
     start_deal(table, players[:2])
     version = table_row(table).version
     release = threading.Event()
-    busy = [consumers._door_threads.submit(release.wait, 30) for _ in range(consumers.DOOR_THREADS)]
+    busy = [db_threads.door_threads.submit(release.wait, 30) for _ in range(db_threads.DOOR_THREADS)]
 
     async def scenario():
         watcher, _ = await open_socket(f"/ws/tables/{table.pk}/")  # connecting starts this loop's watcher

@@ -9,7 +9,6 @@ import copy
 import shutil
 import socket as sockets
 import subprocess
-import threading
 import time
 from contextlib import ExitStack, contextmanager
 
@@ -18,6 +17,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from django.db import connection
 
 from tables import services
+from tables.db_threads import give_back_every_connection
 from tables.models import Presence
 
 from .sockets import open_socket, receive, session_cookie
@@ -45,7 +45,7 @@ def database_away():
     else:
         settings["NAME"] = "/nonexistent-svara-dir/db.sqlite3"
     connection.close()
-    close_on_every_door_thread()  # such a thread may still hold a connection from an earlier test
+    give_back_every_connection()  # the door's and reads' threads keep theirs from earlier tests (db_threads.py)
     try:
         yield
     finally:
@@ -54,25 +54,6 @@ def database_away():
         if connection.vendor == "postgresql":
             connection.close_pool()
         connection.close()
-
-
-def close_on_every_door_thread() -> None:
-    """Each of the consumers' database threads (the door's and the reads') drops its connection: one task per
-    thread, held until all have run."""
-    from django.db import connections
-
-    from tables import consumers
-
-    for pool, threads in ((consumers._door_threads, consumers.DOOR_THREADS),
-                          (consumers._read_threads, consumers.READ_THREADS)):  # fmt: skip
-        everyone = threading.Barrier(threads)
-
-        def close_here(everyone=everyone):
-            everyone.wait(10)
-            connections.close_all()
-
-        for done in [pool.submit(close_here) for _ in range(threads)]:
-            done.result(15)
 
 
 async def told(socket):
