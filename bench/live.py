@@ -1,6 +1,6 @@
 """The platform under load, end to end: real players playing real deals over real WebSockets.
 
-    python -m bench live [--tables 1,10,50] [--seconds 20] [--mode full|paced|full,paced] [--idle N]
+    python -m bench live [--tables 1,10,50] [--seconds 20] [--mode full|paced|full,paced] [--idle N] [--floor]
                          [--target http://h:p[,http://h:p2] --database-url postgres://… [--redis-url redis://…]]
 
 Starts a production-like deployment on this machine (its own redis-server, its own PostgreSQL database on
@@ -10,7 +10,10 @@ for `--seconds` per step: `full` acts as soon as it is your turn, `paced` thinks
 actions/s, deals/s, the round trip (message sent → its answer: the snapshot of its change, an ack or an error)
 p50/p95/p99/max and the error frames by code;
 then, with the same sockets and rate, the same figures for a bare Channels echo consumer on the same stack
-(bench/echo_asgi.py) and the ratios; then pgbench's TPC-B on the same PostgreSQL (one after the other, never at
+(bench/echo_asgi.py) and the ratios; with `--floor`, the same tables' turns on the bare stack (each frame answered
+and carried through the channel layer to the table's other three sockets, over two daphnes: what a table's change
+costs daphne, Channels and Redis alone, without the door or a view), its CPU per turn and the ratios to it; then
+pgbench's TPC-B on the same PostgreSQL (one after the other, never at
 the same time) and actions/s ÷ TPC-B tps. `--idle N` opens N idle spectator sockets on one daphne, times their
 opening, samples that process's CPU while they idle, closes them all at once and counts the errors in its log.
 The load average is printed at every phase; errors and tracebacks in every server log are reported; the last line
@@ -83,6 +86,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--pgbench-seconds", type=int, default=None, help="pgbench -T (default: --seconds, ≤ 30)")
     parser.add_argument("--no-pgbench", action="store_true")
     parser.add_argument("--no-echo", action="store_true")
+    parser.add_argument("--floor", action="store_true",
+                        help="after each step, the same tables' turns on the bare stack (bench/echo_asgi.py's floor "
+                             "consumer on two daphnes): what a table's change costs daphne, Channels and Redis alone")
     parser.add_argument("--keep", action="store_true", help="keep the database and the logs")
     parser.add_argument("--target", default=None,
                         help="comma-separated base URLs of a running deployment's daphne processes")
@@ -94,6 +100,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     if args.tables is None:
         args.tables = [0] if args.idle else [10]
     args.think = [float(v) for v in args.think.split(",")]
+    if args.target and args.floor:
+        parser.error("--floor starts its own two echo daphnes: not with --target")
     if args.target and not args.database_url:
         parser.error("--target needs --database-url (players and tables are created in its database)")
     if args.pgbench_seconds is None:
@@ -286,6 +294,32 @@ def echo_step(args, mode, n, players, echo_url, logs, server_processes) -> dict:
     return result
 
 
+def floor_step(args, mode, n, players, floor_urls, logs, server_processes) -> dict:
+    """The same tables' turns on the bare stack: each frame answered, and sent through the channel layer to the
+    table's three other sockets before the next seat's turn; the sockets spread over two daphnes as the players'."""
+    groups = []
+    for t in range(n):
+        group = []
+        for seat in range(SEATS):
+            url, origin = ws_url(floor_urls[(t * SEATS + seat) % len(floor_urls)], f"/ws/floor/{t}/")
+            group.append({"url": url, "origin": origin, "cookie": players[t * SEATS + seat].cookie})
+        groups.append(group)
+    spec = {"kind": "echo", "fanout": True, "mode": mode, "seconds": args.seconds, "think": args.think,
+            "groups": groups, "seed": n}  # fmt: skip
+    logs.mark()
+    load_before = loadavg()
+    with CpuMeter(server_processes) as cpu:
+        result = run_client(spec, timeout=args.seconds + 120)
+    seconds = cpu.seconds
+    turns = result["echoes"] or None
+    parts = {"daphne": sum(v for k, v in seconds.items() if k.startswith("echo")), "redis": seconds.get("redis", 0.0),
+             "client": seconds.get("client", 0.0), "total": sum(seconds.values())}  # fmt: skip
+    result.update(tables=n, load_before=load_before, load_after=loadavg(), server_cpu_percent=cpu.percent,
+                  server_log_errors=logs.since(),
+                  cpu_ms_per_turn={k: round(1000 * v / turns, 2) for k, v in parts.items()} if turns else None)
+    return result
+
+
 def idle_phase(args, table_id, web_url, web_process, idle_log) -> dict:
     """N spectators on one daphne: opened/s, that process's CPU while they idle, errors after a mass close."""
     url, origin = ws_url(web_url, f"/ws/tables/{table_id}/")
@@ -378,6 +412,14 @@ def print_step(step: dict) -> None:
             f"{' failures ' + str(echo['failures']) if echo['failures'] else ''}  "
             f"ratios p50 {fmt(step['ratios']['p50'], '.2f')}× p99 {fmt(step['ratios']['p99'], '.2f')}×  "
             f"load {echo['load_before']} → {echo['load_after']}")
+    floor = step.get("floor")
+    if floor:
+        frt, ratios = floor["round_trip"], step["ratios"]
+        say(f"        floor (the bare stack, same tables): {floor['echoes_per_s']:.1f} turns/s  rt p50/p99 "
+            f"{fmt(frt['p50_ms'])}/{fmt(frt['p99_ms'])} ms  failures {floor['failures'] or 0}  CPU per turn (ms): "
+            f"{floor['cpu_ms_per_turn']}  actions/s ÷ turns/s {fmt(ratios['actions_per_floor_turn'], '.3f')}  "
+            f"CPU per action ÷ per turn {fmt(ratios['cpu_per_floor_turn'], '.2f')}  "
+            f"load {floor['load_before']} → {floor['load_after']}")
 
 
 def main(argv: list[str]) -> int:
@@ -402,7 +444,7 @@ def main(argv: list[str]) -> int:
             processes = []
         else:
             say("# starting the deployment")
-            stack = Stack(keep=args.keep, echo=not args.no_echo, say=say)
+            stack = Stack(keep=args.keep, echo=not args.no_echo, floor=args.floor, say=say)
             stack.start()
             web_urls, db_url, redis_url = stack.web_urls, stack.db_url, stack.redis_url
             report["deployment"] = {"web": web_urls, "echo": stack.echo_url, "database": stack.db_name,
@@ -449,6 +491,13 @@ def main(argv: list[str]) -> int:
                     step["ratios"] = {"p50": ratio(rt["p50_ms"], ert["p50_ms"]),
                                       "p99": ratio(rt["p99_ms"], ert["p99_ms"]),
                                       "actions_per_echo": ratio(step["actions_per_s"], step["echo"]["echoes_per_s"])}
+                if args.floor:
+                    floor = step["floor"] = floor_step(args, mode, n, players, stack.floor_urls, logs, processes)
+                    per_turn, per_message = floor["cpu_ms_per_turn"] or {}, step.get("cpu_ms_per_message") or {}
+                    step.setdefault("ratios", {}).update(
+                        actions_per_floor_turn=ratio(step["actions_per_s"], floor["echoes_per_s"]),
+                        cpu_per_floor_turn=ratio(per_message.get("total"), per_turn.get("total")),
+                    )
                 print_step(step)
                 steps.append(step)
                 if step["actions"] == 0:

@@ -13,6 +13,8 @@ with the servers as cheaply as it can (asyncio, the `websockets` library, orjson
   `full` acts as soon as it may; `paced` thinks 1–3 s first (never past the running clock).
 - `echo`: the same number of sockets to the echo consumer (bench/echo_asgi.py), in groups of four that take turns
   like a table's seats, sending the same small frames at the same rate.
+  With `fanout` (`bench live --floor`), to its floor consumer: each frame is answered and also reaches the group's
+  three other sockets through the channel layer, and the next seat's turn begins once all three have it.
 - `idle`: N spectator sockets to one table; opened as fast as allowed, held until the parent says `close` on
   stdin, then closed all at once.
 
@@ -475,6 +477,10 @@ async def run_echo(spec: dict) -> dict:
         by_group.append(sockets[at:at + len(group)])
         at += len(group)
 
+    fanout = spec.get("fanout", False)
+    copies = {id(ws): asyncio.Queue() for ws in sockets} if fanout else {}
+    readers = [asyncio.ensure_future(read_into(ws, copies[id(ws)])) for ws in sockets] if fanout else []
+
     async def table(members, number: int) -> None:
         turn = sent = 0
         while not run.stopping:
@@ -489,12 +495,18 @@ async def run_echo(spec: dict) -> dict:
             began = time.perf_counter()
             await ws.send(orjson.dumps({"type": "call", "id": message_id}).decode())
             try:
-                raw = await asyncio.wait_for(ws.recv(), ANSWER_TIMEOUT)
+                raw = await asyncio.wait_for(copies[id(ws)].get() if fanout else ws.recv(), ANSWER_TIMEOUT)
+                answered = time.perf_counter()
+                if fanout:  # the change reaches the other seats before the next one acts
+                    others = [copies[id(other)].get() for other in members if other is not ws]
+                    if any(orjson.loads(copy).get("id") != message_id
+                           for copy in await asyncio.wait_for(asyncio.gather(*others), ANSWER_TIMEOUT)):  # fmt: skip
+                        run.failure("wrong_copy", "a seat got another frame than the change", "echo")
             except TimeoutError:
                 run.failure("no_answer", f"no echo in {ANSWER_TIMEOUT} s", "echo")
                 continue
             if run.in_window(time.monotonic()):
-                run.round_trips.append(time.perf_counter() - began)
+                run.round_trips.append(answered - began)
                 run.kinds["echo"] += 1
             if orjson.loads(raw).get("id") != message_id:
                 run.failure("wrong_echo", "the echo of another frame", "echo")
@@ -511,6 +523,8 @@ async def run_echo(spec: dict) -> dict:
         if isinstance(outcome, BaseException):
             run.failure(f"socket:{type(outcome).__name__}", str(outcome), "echo")
     await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
+    for reader in readers:
+        reader.cancel()
     window = run.end - run.start
     n = run.kinds["echo"]
     return {
@@ -520,6 +534,15 @@ async def run_echo(spec: dict) -> dict:
         "failures": dict(run.failures),
         "client_cpu_percent": round(100 * (cpu1 - cpu0) / window, 1),
     }
+
+
+async def read_into(ws, queue: asyncio.Queue) -> None:
+    """Every frame a floor socket receives, in order, until it closes."""
+    try:
+        async for raw in ws:
+            queue.put_nowait(raw)
+    except Exception:  # noqa: BLE001 (a socket closed under load is counted by the turn that waits on it)
+        pass
 
 
 async def run_idle(spec: dict) -> dict:

@@ -272,8 +272,9 @@ class Stack:
     """Start with `start()`, always `stop()` (a context manager does both)."""
 
     def __init__(self, keep: bool = False, echo: bool = True, say=print, extra_env: dict | None = None,
-                 own_postgres_port: int | None = None, redis_port: int | None = None):
+                 own_postgres_port: int | None = None, redis_port: int | None = None, floor: bool = False):
         self.keep, self.echo, self.say = keep, echo, say
+        self.floor = floor  # a second echo daphne: the floor's sockets spread over two processes, as the platform's
         self.extra_env = dict(extra_env or {})  # e.g. the drills' faster clocks, for every server process
         self.commands: dict[str, list[str]] = {}  # by name, to start a killed process again (`respawn`)
         self.current: dict[str, Process] = {}  # by name, the newest process of that name
@@ -285,6 +286,7 @@ class Stack:
         self.web_urls: list[str] = []
         self.echo_url: str | None = None
         self.echo_process: Process | None = None
+        self.floor_urls: list[str] = []  # the echo daphne and, with `floor`, a second one
         self.db_name = f"svara_bench_live_{self.run_id}"
         self.db_created = False
         self.redis_port = redis_port or free_port()
@@ -386,19 +388,23 @@ class Stack:
         celery = [sys.executable, "-m", "celery", "-A", "config"]
         self.spawn("worker", [sys.executable, "-m", *procfile_command("worker")])
         self.spawn("beat", [*celery, "beat", "--loglevel=info", "-s", str(self.log_dir / "beat-schedule")])
-        if self.echo:
+        echoes = []
+        for name in ["echo"] * (self.echo or self.floor) + ["echo2"] * self.floor:
             port = free_port()
-            self.echo_process = self.spawn("echo", [*daphne, "-p", str(port), "bench.echo_asgi:application"])
-            self.echo_url = f"http://127.0.0.1:{port}"
+            echoes.append(self.spawn(name, [*daphne, "-p", str(port), "bench.echo_asgi:application"]))
+            self.floor_urls.append(f"http://127.0.0.1:{port}")
+        if echoes:
+            self.echo_process, self.echo_url = echoes[0], self.floor_urls[0]
         for process, url in zip(self.web, self.web_urls, strict=True):
             wait_http(f"{url}/accounts/login/", process, 60, "serving the login page")
-        if self.echo_process is not None:
-            wait_http(f"{self.echo_url}/accounts/login/", self.echo_process, 60, "serving HTTP")
+        for process, url in zip(echoes, self.floor_urls, strict=True):
+            wait_http(f"{url}/accounts/login/", process, 60, "serving HTTP")
         self._wait_worker()
         for process in self.processes:
             if not process.alive():
                 process.fail(f"exited with status {process.popen.returncode} during start-up")
-        self.say(f"  up in {time.monotonic() - started:.1f} s: web {', '.join(self.web_urls)}, echo {self.echo_url}, "
+        self.say(f"  up in {time.monotonic() - started:.1f} s: web {', '.join(self.web_urls)}, "
+                 f"echo {', '.join(self.floor_urls) or None}, "
                  f"worker, beat")
 
     def _wait_redis(self, redis: Process) -> None:
