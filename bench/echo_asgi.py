@@ -42,8 +42,8 @@ class EchoConsumer(AsyncWebsocketConsumer):
 class FloorConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.group = f"floor-{self.scope['url_route']['kwargs']['group']}"
+        await self.channel_layer.group_add(self.group, self.channel_name)  # in the group before its first turn
         await self.accept()
-        await self.channel_layer.group_add(self.group, self.channel_name)
 
     async def disconnect(self, code):
         await self.channel_layer.group_discard(self.group, self.channel_name)

@@ -311,7 +311,7 @@ def floor_step(args, mode, n, players, floor_urls, logs, server_processes) -> di
     with CpuMeter(server_processes) as cpu:
         result = run_client(spec, timeout=args.seconds + 120)
     seconds = cpu.seconds
-    turns = result["echoes"] or None
+    turns = result["turns"] or None  # every turn of the step, as the play step counts every stored reply
     parts = {"daphne": sum(v for k, v in seconds.items() if k.startswith("echo")), "redis": seconds.get("redis", 0.0),
              "client": seconds.get("client", 0.0), "total": sum(seconds.values())}  # fmt: skip
     result.update(tables=n, load_before=load_before, load_after=loadavg(), server_cpu_percent=cpu.percent,

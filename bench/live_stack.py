@@ -393,7 +393,7 @@ class Stack:
             port = free_port()
             echoes.append(self.spawn(name, [*daphne, "-p", str(port), "bench.echo_asgi:application"]))
             self.floor_urls.append(f"http://127.0.0.1:{port}")
-        if echoes:
+        if self.echo:  # the echo step runs on the first; with `floor` alone, only the floor does
             self.echo_process, self.echo_url = echoes[0], self.floor_urls[0]
         for process, url in zip(self.web, self.web_urls, strict=True):
             wait_http(f"{url}/accounts/login/", process, 60, "serving the login page")

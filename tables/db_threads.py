@@ -1,22 +1,31 @@
 """The threads a daphne process runs its table sockets' database work on: the door's and the reads of a socket
-that opens. Each keeps its database connection from call to call.
+that opens. With psycopg's pool, each keeps its pooled connection from call to call.
 
 Channels' `database_sync_to_async` gives a connection back to the pool before and after every call (with a pool,
 Django's CONN_MAX_AGE is 0). On these threads that checkout, and Django's set-up of each connection it hands out,
-cost a tenth of a door action's CPU and its wall time (docs/benchmarks.md, session 12), so here a thread keeps its
-connection while it is fit: it gives it back only when a call left it inside a transaction or broken. With the pool,
-DB_POOL_MAX_SIZE must therefore exceed DOOR_THREADS and READ_THREADS together, with asgiref's thread and the
-clock watcher's (README, Settings).
+cost a door action 0.11 ms of CPU and of wall a call, and its transaction's entry half its time (docs/benchmarks.md,
+session 12). So here a thread keeps its connection while it is fit: it gives it back when a call left it inside a
+transaction or broken, and after KEPT_SECONDS, so that the pool still renews, trims and health-checks its
+connections as configured, and a connection cut while its thread idled is not the one the next action meets.
+Without a pool (SQLite, DB_POOL=0) they do what Django does everywhere else: CONN_MAX_AGE decides. With the pool,
+DB_POOL_MAX_SIZE must exceed DOOR_THREADS and READ_THREADS together, with asgiref's thread and the clock watcher's
+(README, Settings).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import SyncToAsync
 from django.db import connections
+
+log = logging.getLogger(__name__)
+
+KEPT_SECONDS = 60.0  # a kept connection goes back to the pool after this long: one checkout a minute a thread
 
 # The door runs on threads of its own, not on asgiref's one thread-sensitive thread: a door call spends most of
 # its time waiting for PostgreSQL, so actions at different tables overlap (at one table they queue on its row lock).
@@ -30,22 +39,48 @@ read_threads = ThreadPoolExecutor(max_workers=READ_THREADS, thread_name_prefix="
 
 
 class KeepingItsConnection(SyncToAsync):
-    """`sync_to_async` on one of these threads: after the call the thread's connection stays open, unless unfit."""
+    """`sync_to_async` on one of these threads: the thread's connection stays open after the call, unless unfit."""
 
     def thread_handler(self, loop, *args, **kwargs):
+        give_back_if_unfit(before=True)
         try:
             return super().thread_handler(loop, *args, **kwargs)
         finally:
-            give_back_if_unfit()
+            try:
+                give_back_if_unfit()
+            except (
+                Exception
+            ):  # the call's own outcome stands; the connection is looked at again before the next
+                log.exception("a database thread could not look after its connection")
 
 
-def give_back_if_unfit() -> None:
-    """Close (with the pool: give back) this thread's connection if it was left in a transaction, which a fault may
-    do, or is broken (an error occurred on it and it no longer answers); a fit one stays for the next call."""
+def give_back_if_unfit(before: bool = False) -> None:
+    """Close this thread's connection (with the pool: give it back) if a call left it in a transaction, which a fault
+    may do, or broken (an error occurred on it and it no longer answers), or it has been kept KEPT_SECONDS; a fit
+    one stays for the next call. Without a pool, Django's own rule (CONN_MAX_AGE) decides, as around any call."""
+    now = time.monotonic()
     for connection in connections.all(initialized_only=True):
+        if getattr(connection, "pool", None) is None:
+            connection.close_if_unusable_or_obsolete()
+            continue
         if connection.connection is None:
             continue
-        if connection.in_atomic_block or not connection.autocommit:
+        kept_since = getattr(connection, "kept_since", None)
+        if kept_since is None or connection.connection is not connection.kept_connection:
+            connection.kept_connection, connection.kept_since = (
+                connection.connection,
+                now,
+            )  # newly checked out
+        elif now - kept_since >= KEPT_SECONDS:
+            connection.close()
+            continue
+        if before:
+            continue
+        if connection.in_atomic_block:  # a call never returns inside `atomic()`; were it to, start clean
+            connection.in_atomic_block, connection.savepoint_ids, connection.atomic_blocks = False, [], []
+            connection.needs_rollback = False
+            connection.close()
+        elif not connection.autocommit:
             connection.close()
         elif connection.errors_occurred:
             if connection.is_usable():

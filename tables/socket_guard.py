@@ -38,7 +38,8 @@ class GuardedConsumer(AsyncWebsocketConsumer):
     async def dispatch(self, message):
         # Channels runs close_old_connections before every message, a hop onto asgiref's one sync thread: about
         # 9 % of a busy daphne's CPU, and a queue every frame and group message waits in. Every database call of
-        # these consumers already runs it around itself (DatabaseSyncToAsync, the door's threads included).
+        # these consumers looks after its connection itself: on asgiref's thread (DatabaseSyncToAsync) around the
+        # call, on the door's and the reads' threads after it (tables/db_threads.py).
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")

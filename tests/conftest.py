@@ -20,11 +20,10 @@ def pytest_runtest_makereport(item, call):
         report.longrepr = f"skipped under CI, which must run everything: {report.longrepr}"
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _socket_threads_give_back_their_connections(django_db_setup):
-    """The door's and the reads' threads keep their connections from call to call (tables/db_threads.py): they give
-    them back before the test database is dropped (set up after it, so torn down before), which PostgreSQL refuses
-    while a connection is open."""
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """pytest-django's test database, and before it is dropped (PostgreSQL refuses while a connection is open) the
+    door's and the reads' threads give back the connections they keep (tables/db_threads.py)."""
     yield
     from tables.db_threads import give_back_every_connection
 

@@ -150,7 +150,7 @@ else:
     if env_bool("DB_POOL", True):
         # psycopg 3's pool (Django 5.1+): without it every `database_sync_to_async` call opened a new
         # connection (about 7 ms here). A daphne process runs the door on SVARA_DOOR_THREADS threads
-        # (tables/db_threads.py, 4; each keeps its connection while it is fit) and its other database work on
+        # (tables/db_threads.py, 4; each keeps its connection while fit, a minute at most) and its other database work on
         # asgiref's one thread-sensitive thread, which gives its connection back after every call; a Celery
         # worker process on its one. DB_POOL_MAX_SIZE bounds each process's connections (processes × max ≤
         # PostgreSQL's max_connections). CONN_MAX_AGE must stay 0 with a pool.

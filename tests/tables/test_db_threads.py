@@ -1,5 +1,6 @@
-"""The door's and the reads' threads keep their database connection from call to call, and give it back only when a
-call left it unfit: inside a transaction, or broken (tables/db_threads.py)."""
+"""With psycopg's pool, the door's and the reads' threads keep their database connection from call to call, and give
+it back when a call left it unfit (inside a transaction, or broken) or after KEPT_SECONDS (tables/db_threads.py).
+The pool is PostgreSQL's (CI runs on it); without one, Django's CONN_MAX_AGE decides as around any call."""
 
 from concurrent.futures import ThreadPoolExecutor
 
@@ -10,9 +11,11 @@ from django.db import OperationalError, connection
 from tables import db_threads
 from tables.db_threads import KeepingItsConnection
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
 ON_POSTGRESQL = connection.vendor == "postgresql"
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not ON_POSTGRESQL, reason="the pool is PostgreSQL's (CI runs on PostgreSQL)"),
+]
 
 
 def one_thread(call):
@@ -30,12 +33,26 @@ def opened_at_entry():
 
 
 def test_the_door_threads_keep_their_connection_from_one_action_to_the_next():
-    calls = [async_to_sync(db_threads.through_the_door(opened_at_entry))() for _ in range(3 * db_threads.DOOR_THREADS)]
+    calls = [
+        async_to_sync(db_threads.through_the_door(opened_at_entry))()
+        for _ in range(3 * db_threads.DOOR_THREADS)
+    ]
     # Every call after the first on its thread found the connection open: no checkout, no set-up.
     assert sum(was_open for was_open, _ in calls) >= len(calls) - db_threads.DOOR_THREADS
     assert len({id(held) for _, held in calls}) <= db_threads.DOOR_THREADS
     db_threads.give_back_every_connection()
     assert not async_to_sync(db_threads.through_the_door(opened_at_entry))()[0]
+
+
+def test_a_kept_connection_goes_back_to_the_pool_after_kept_seconds(monkeypatch):
+    monkeypatch.setattr(db_threads, "KEPT_SECONDS", 0.0)  # every connection is old by the next call
+    run, executor = one_thread(opened_at_entry)
+    try:
+        calls = [async_to_sync(run)() for _ in range(3)]
+        assert [was_open for was_open, _ in calls] == [False, False, False]
+    finally:
+        executor.submit(lambda: connection.close()).result()
+        executor.shutdown()
 
 
 def test_a_connection_left_inside_a_transaction_is_given_back_not_kept():
@@ -58,7 +75,6 @@ def test_a_connection_left_inside_a_transaction_is_given_back_not_kept():
         executor.shutdown()
 
 
-@pytest.mark.skipif(not ON_POSTGRESQL, reason="a backend killed under its connection is PostgreSQL's (CI runs on it)")
 def test_a_broken_connection_is_given_back_and_the_next_call_connects_afresh():
     def backend():
         with connection.cursor() as cursor:
@@ -70,14 +86,18 @@ def test_a_broken_connection_is_given_back_and_the_next_call_connects_afresh():
             cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
 
     executor = ThreadPoolExecutor(max_workers=1)
-    on_thread = [KeepingItsConnection(f, thread_sensitive=False, executor=executor) for f in (backend, killed_under_it)]
+    on_thread = [
+        KeepingItsConnection(f, thread_sensitive=False, executor=executor) for f in (backend, killed_under_it)
+    ]
     pid, kill = (async_to_sync(f) for f in on_thread)
     try:
         first = pid()
         assert pid() == first  # kept
         with pytest.raises(OperationalError):
             kill()
-        assert executor.submit(lambda: connection.connection is None).result()  # the broken one was given back
+        assert executor.submit(
+            lambda: connection.connection is None
+        ).result()  # the broken one was given back
         assert pid() not in (first, None)  # a working connection again, without a failed call first
     finally:
         executor.submit(lambda: connection.close()).result()
