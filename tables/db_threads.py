@@ -9,18 +9,18 @@ transaction or broken, and after KEPT_SECONDS, so that the pool still renews, tr
 connections as configured, and a connection cut while its thread idled is not the one the next action meets.
 Without a pool (SQLite, DB_POOL=0) they do what Django does everywhere else: CONN_MAX_AGE decides. With the pool,
 DB_POOL_MAX_SIZE must exceed DOOR_THREADS and READ_THREADS together, with asgiref's thread and the clock watcher's
-(README, Settings).
+(the settings refuse a smaller pool; README, Settings).
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import SyncToAsync
+from django.conf import settings
 from django.db import connections
 
 log = logging.getLogger(__name__)
@@ -29,12 +29,12 @@ KEPT_SECONDS = 60.0  # a kept connection goes back to the pool after this long: 
 
 # The door runs on threads of its own, not on asgiref's one thread-sensitive thread: a door call spends most of
 # its time waiting for PostgreSQL, so actions at different tables overlap (at one table they queue on its row lock).
-DOOR_THREADS = int(os.environ.get("SVARA_DOOR_THREADS", "4"))
+DOOR_THREADS = settings.SVARA_DOOR_THREADS
 door_threads = ThreadPoolExecutor(max_workers=DOOR_THREADS, thread_name_prefix="door")
 
 # A socket's reads when it opens (its table, presence, the history a reloaded page shows) run on threads of their
 # own too: many sockets opening at once overlap, and never wait behind busy door threads.
-READ_THREADS = int(os.environ.get("SVARA_READ_THREADS", "2"))
+READ_THREADS = settings.SVARA_READ_THREADS
 read_threads = ThreadPoolExecutor(max_workers=READ_THREADS, thread_name_prefix="read")
 
 

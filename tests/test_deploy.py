@@ -160,3 +160,15 @@ def test_the_asgi_entry_point_leaves_what_it_loaded_out_of_the_collectors_scans(
     assert result.returncode == 0, result.stderr
     frozen, tracked = result.stdout.split()
     assert int(frozen) > 50_000 and tracked == "True"
+
+
+def test_a_pool_too_small_for_the_threads_that_keep_connections_is_refused():
+    """Each door and read thread of a daphne keeps a pooled connection (tables/db_threads.py): a smaller pool would
+    leave the clock watcher and asgiref's thread waiting for its timeout, so the settings refuse it and say why."""
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings.base", DATABASE_URL="postgres://u@127.0.0.1:1/x",
+               SVARA_DOOR_THREADS="4", SVARA_READ_THREADS="2", DB_POOL_MAX_SIZE="7")  # fmt: skip
+    result = run_manage("check", env=env)
+    assert result.returncode != 0
+    assert "DB_POOL_MAX_SIZE is 7: it must be at least SVARA_DOOR_THREADS + SVARA_READ_THREADS + 2 (8)" in result.stderr
+    env["DB_POOL_MAX_SIZE"] = "8"
+    assert run_manage("check", env=env).returncode == 0

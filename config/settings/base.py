@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from config.client_address import networks  # pure Python, as is the next
 from tables.engine.rules import OFFLINE_SECONDS  # pure Python: safe to import before Django is set up
@@ -120,6 +121,11 @@ TEMPLATES = [
     },
 ]
 
+# The threads a daphne process runs its table sockets' database work on (tables/db_threads.py): the door's, so
+# that actions at different tables overlap while each waits for PostgreSQL, and the reads of opening sockets.
+SVARA_DOOR_THREADS = int(os.environ.get("SVARA_DOOR_THREADS", "4"))
+SVARA_READ_THREADS = int(os.environ.get("SVARA_READ_THREADS", "2"))
+
 DATABASES = {
     "default": dj_database_url.config(
         env="DATABASE_URL",
@@ -149,15 +155,24 @@ else:
         options["prepare_threshold"] = int(os.environ.get("DB_PREPARE_THRESHOLD", "1"))
     if env_bool("DB_POOL", True):
         # psycopg 3's pool (Django 5.1+): without it every `database_sync_to_async` call opened a new
-        # connection (about 7 ms here). A daphne process runs the door on SVARA_DOOR_THREADS threads
-        # (tables/db_threads.py, 4; each keeps its connection while fit, a minute at most) and its other database work on
-        # asgiref's one thread-sensitive thread, which gives its connection back after every call; a Celery
-        # worker process on its one. DB_POOL_MAX_SIZE bounds each process's connections (processes × max ≤
-        # PostgreSQL's max_connections). CONN_MAX_AGE must stay 0 with a pool.
+        # connection (about 7 ms here). A daphne process runs the door on SVARA_DOOR_THREADS threads and the reads
+        # of opening sockets on SVARA_READ_THREADS (tables/db_threads.py), each keeping a connection (a minute at
+        # most), its clock watcher on one of its own and its other database work on asgiref's one thread-sensitive
+        # thread, which gives its connection back after every call; a Celery worker process on its one.
+        # DB_POOL_MAX_SIZE bounds each process's connections (processes × max ≤ PostgreSQL's max_connections); a
+        # pool too small for the threads would leave the clock watcher and asgiref's thread waiting for its
+        # timeout, so it is refused. CONN_MAX_AGE must stay 0 with a pool.
+        pool_max = int(os.environ.get("DB_POOL_MAX_SIZE", "10"))
+        if pool_max < SVARA_DOOR_THREADS + SVARA_READ_THREADS + 2:
+            raise ImproperlyConfigured(
+                f"DB_POOL_MAX_SIZE is {pool_max}: it must be at least SVARA_DOOR_THREADS + SVARA_READ_THREADS + 2 "
+                f"({SVARA_DOOR_THREADS + SVARA_READ_THREADS + 2}), one connection for each thread a daphne process "
+                "keeps one on, its clock watcher and asgiref's thread"
+            )
         DATABASES["default"]["CONN_MAX_AGE"] = 0
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "1")),
-            "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "10")),
+            "max_size": pool_max,
             "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
         }
 
