@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from asgiref.sync import SyncToAsync
 from django.conf import settings
 from django.db import connections
+from django.db.backends.signals import connection_created
 
 log = logging.getLogger(__name__)
 
@@ -65,13 +66,7 @@ def give_back_if_unfit(before: bool = False) -> None:
             continue
         if connection.connection is None:
             continue
-        kept_since = getattr(connection, "kept_since", None)
-        if kept_since is None or connection.connection is not connection.kept_connection:
-            connection.kept_connection, connection.kept_since = (
-                connection.connection,
-                now,
-            )  # newly checked out
-        elif now - kept_since >= KEPT_SECONDS:
+        if now - getattr(connection, "kept_since", now) >= KEPT_SECONDS:
             connection.close()
             continue
         if before:
@@ -87,6 +82,15 @@ def give_back_if_unfit(before: bool = False) -> None:
                 connection.errors_occurred = False
             else:
                 connection.close()
+
+
+def _checked_out(sender, connection, **kwargs) -> None:
+    """A connection's age counts from its checkout: Django connects once per checkout, and the pool may hand out the
+    very connection it was given back (so it cannot be told by its identity)."""
+    connection.kept_since = time.monotonic()
+
+
+connection_created.connect(_checked_out, dispatch_uid="tables.db_threads.checked_out")
 
 
 def through_the_door(service):

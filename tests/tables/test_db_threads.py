@@ -2,6 +2,7 @@
 it back when a call left it unfit (inside a transaction, or broken) or after KEPT_SECONDS (tables/db_threads.py).
 The pool is PostgreSQL's (CI runs on it); without one, Django's CONN_MAX_AGE decides as around any call."""
 
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -33,6 +34,7 @@ def opened_at_entry():
 
 
 def test_the_door_threads_keep_their_connection_from_one_action_to_the_next():
+    db_threads.give_back_every_connection()  # each thread starts without one (earlier tests left theirs)
     calls = [
         async_to_sync(db_threads.through_the_door(opened_at_entry))()
         for _ in range(3 * db_threads.DOOR_THREADS)
@@ -50,6 +52,21 @@ def test_a_kept_connection_goes_back_to_the_pool_after_kept_seconds(monkeypatch)
     try:
         calls = [async_to_sync(run)() for _ in range(3)]
         assert [was_open for was_open, _ in calls] == [False, False, False]
+    finally:
+        executor.submit(lambda: connection.close()).result()
+        executor.shutdown()
+
+
+def test_a_connection_given_back_for_its_age_and_handed_out_again_is_kept_again(monkeypatch):
+    """The pool may hand the thread the very connection it gave back: its age starts again at that checkout."""
+    monkeypatch.setattr(db_threads, "KEPT_SECONDS", 0.3)
+    run, executor = one_thread(opened_at_entry)
+    try:
+        async_to_sync(run)()
+        time.sleep(0.4)
+        was_open, _ = async_to_sync(run)()  # given back before this call, checked out afresh
+        assert not was_open
+        assert [async_to_sync(run)()[0] for _ in range(2)] == [True, True]
     finally:
         executor.submit(lambda: connection.close()).result()
         executor.shutdown()
