@@ -276,47 +276,33 @@ def stored_counts(tables) -> dict:
         connections.close_all()  # the tool's own connections stay closed while the load runs
 
 
-def echo_step(args, mode, n, players, echo_url, logs, server_processes) -> dict:
+def echo_step(args, mode, n, players, urls, logs, server_processes, floor: bool = False) -> dict:
+    """The same tables' turns on the echo daphne(s) `urls`, the sockets spread over them as the players' are. With
+    `floor`, on the floor consumer: each frame answered and sent through the channel layer to the table's three
+    other sockets before the next seat's turn, with the CPU per turn by part."""
+    path = "floor" if floor else "echo"
     groups = []
     for t in range(n):
         group = []
         for seat in range(SEATS):
-            url, origin = ws_url(echo_url, f"/ws/echo/{t}/")
+            url, origin = ws_url(urls[(t * SEATS + seat) % len(urls)], f"/ws/{path}/{t}/")
             group.append({"url": url, "origin": origin, "cookie": players[t * SEATS + seat].cookie})
         groups.append(group)
-    spec = {"kind": "echo", "mode": mode, "seconds": args.seconds, "think": args.think, "groups": groups, "seed": n}
+    spec = {"kind": "echo", "fanout": floor, "mode": mode, "seconds": args.seconds, "think": args.think,
+            "groups": groups, "seed": n}  # fmt: skip
     logs.mark()
     load_before = loadavg()
     with CpuMeter(server_processes) as cpu:
         result = run_client(spec, timeout=args.seconds + 120)
     result.update(tables=n, load_before=load_before, load_after=loadavg(), server_cpu_percent=cpu.percent,
                   server_log_errors=logs.since())
-    return result
-
-
-def floor_step(args, mode, n, players, floor_urls, logs, server_processes) -> dict:
-    """The same tables' turns on the bare stack: each frame answered, and sent through the channel layer to the
-    table's three other sockets before the next seat's turn; the sockets spread over two daphnes as the players'."""
-    groups = []
-    for t in range(n):
-        group = []
-        for seat in range(SEATS):
-            url, origin = ws_url(floor_urls[(t * SEATS + seat) % len(floor_urls)], f"/ws/floor/{t}/")
-            group.append({"url": url, "origin": origin, "cookie": players[t * SEATS + seat].cookie})
-        groups.append(group)
-    spec = {"kind": "echo", "fanout": True, "mode": mode, "seconds": args.seconds, "think": args.think,
-            "groups": groups, "seed": n}  # fmt: skip
-    logs.mark()
-    load_before = loadavg()
-    with CpuMeter(server_processes) as cpu:
-        result = run_client(spec, timeout=args.seconds + 120)
-    seconds = cpu.seconds
-    turns = result["turns"] or None  # every turn of the step, as the play step counts every stored reply
-    parts = {"daphne": sum(v for k, v in seconds.items() if k.startswith("echo")), "redis": seconds.get("redis", 0.0),
-             "client": seconds.get("client", 0.0), "total": sum(seconds.values())}  # fmt: skip
-    result.update(tables=n, load_before=load_before, load_after=loadavg(), server_cpu_percent=cpu.percent,
-                  server_log_errors=logs.since(),
-                  cpu_ms_per_turn={k: round(1000 * v / turns, 2) for k, v in parts.items()} if turns else None)
+    if floor:
+        seconds = cpu.seconds
+        turns = result["turns"] or None  # every turn of the step, as the play step counts every stored reply
+        parts = {"daphne": sum(v for k, v in seconds.items() if k.startswith("echo")),
+                 "redis": seconds.get("redis", 0.0), "client": seconds.get("client", 0.0),
+                 "total": sum(seconds.values())}  # fmt: skip
+        result["cpu_ms_per_turn"] = {k: round(1000 * v / turns, 2) for k, v in parts.items()} if turns else None
     return result
 
 
@@ -486,13 +472,14 @@ def main(argv: list[str]) -> int:
                 if stack.processes:
                     stack.check_alive()
                 if echo_url:
-                    step["echo"] = echo_step(args, mode, n, players, echo_url, logs, processes)
+                    step["echo"] = echo_step(args, mode, n, players, [echo_url], logs, processes)
                     rt, ert = step["round_trip"], step["echo"]["round_trip"]
                     step["ratios"] = {"p50": ratio(rt["p50_ms"], ert["p50_ms"]),
                                       "p99": ratio(rt["p99_ms"], ert["p99_ms"]),
                                       "actions_per_echo": ratio(step["actions_per_s"], step["echo"]["echoes_per_s"])}
                 if args.floor:
-                    floor = step["floor"] = floor_step(args, mode, n, players, stack.floor_urls, logs, processes)
+                    floor = step["floor"] = echo_step(args, mode, n, players, stack.floor_urls, logs, processes,
+                                                      floor=True)
                     per_turn, per_message = floor["cpu_ms_per_turn"] or {}, step.get("cpu_ms_per_message") or {}
                     step.setdefault("ratios", {}).update(
                         actions_per_floor_turn=ratio(step["actions_per_s"], floor["echoes_per_s"]),

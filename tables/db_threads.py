@@ -49,9 +49,8 @@ class KeepingItsConnection(SyncToAsync):
         finally:
             try:
                 give_back_if_unfit()
-            except (
-                Exception
-            ):  # the call's own outcome stands; the connection is looked at again before the next
+            except Exception:
+                # The call's own outcome stands; the connection is looked at again before the next call.
                 log.exception("a database thread could not look after its connection")
 
 

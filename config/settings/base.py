@@ -163,11 +163,12 @@ else:
         # pool too small for the threads would leave the clock watcher and asgiref's thread waiting for its
         # timeout, so it is refused. CONN_MAX_AGE must stay 0 with a pool.
         pool_max = int(os.environ.get("DB_POOL_MAX_SIZE", "10"))
-        if pool_max < SVARA_DOOR_THREADS + SVARA_READ_THREADS + 2:
+        pool_needed = SVARA_DOOR_THREADS + SVARA_READ_THREADS + 2
+        if pool_max < pool_needed:
             raise ImproperlyConfigured(
                 f"DB_POOL_MAX_SIZE is {pool_max}: it must be at least SVARA_DOOR_THREADS + SVARA_READ_THREADS + 2 "
-                f"({SVARA_DOOR_THREADS + SVARA_READ_THREADS + 2}), one connection for each thread a daphne process "
-                "keeps one on, its clock watcher and asgiref's thread"
+                f"({pool_needed}), one connection for each thread a daphne process keeps one on, its clock watcher "
+                "and asgiref's thread"
             )
         DATABASES["default"]["CONN_MAX_AGE"] = 0
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
