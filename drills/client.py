@@ -92,6 +92,11 @@ class DrillPlayer(Player):
                     message.get("state"), dict)
                 if whole:
                     self.stats["first_frame_snapshot"] += 1
+                    # The new connection's first snapshot is the truth now: a move refused `unavailable` on the
+                    # old one (nothing changed) may be made again on it, as a person would press the button again.
+                    # Waiting for a newer version instead left a whole table idle until its New deal clock sat
+                    # every player out (CI's fault drill, a table's four presses refused during Redis's restart).
+                    self.wait_above = min(self.wait_above, message["version"] - 1)
                 else:
                     self.stats["first_frame_not_snapshot"] += 1
                     self.run.failure("first_frame_not_snapshot", str(raw)[:200], "reconnect")

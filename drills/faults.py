@@ -189,6 +189,8 @@ def main(argv: list[str]) -> int:
             f"({sum(played_on.values())} deals)")
         if stuck:
             failures.append(f"tables that did not play on after the last fault: {stuck}")
+            for line in stuck_lines(stuck, last_fault):
+                say(f"    {line}")
 
         kinds = Counter(f.kind for f in faults)
         report["faults"] = dict(kinds)
@@ -273,6 +275,27 @@ def main(argv: list[str]) -> int:
         say(f"  FAILED: {line}")
     print(json.dumps(report, default=str), flush=True)
     return 1 if failures else 0
+
+
+def stuck_lines(tables: list[int], since: datetime) -> list[str]:
+    """What a table that did not play on was waiting for: its row, and the versions written since `since`."""
+    from django.db import connection
+
+    lines = []
+    with connection.cursor() as cursor:
+        for table_id in tables:
+            cursor.execute("SELECT version, clock_kind, clock_seats, clock_deadline, fault FROM tables_table "
+                           "WHERE id = %s", [table_id])
+            version, kind, seats, deadline, fault = cursor.fetchone()
+            lines.append(f"table {table_id}: v{version}, clock {kind or 'none'} {seats} until {deadline}, "
+                         f"fault {fault!r}; now {datetime.now(UTC)}")
+            cursor.execute("SELECT version, written_at, clock_deadline FROM drill_table_versions "
+                           "WHERE table_id = %s AND written_at > %s ORDER BY version", [table_id, since])
+            lines += [f"  v{v} written {at}, clock until {until}" for v, at, until in cursor.fetchall()]
+            cursor.execute("SELECT state FROM tables_table WHERE id = %s", [table_id])
+            lines.append(f"  state {cursor.fetchone()[0][:1500]}")
+    connection.close()
+    return lines
 
 
 def audit_frames(client, truths) -> dict:

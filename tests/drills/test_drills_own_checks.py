@@ -50,3 +50,31 @@ def test_every_frame_the_fuzz_drill_sends_to_the_door_passes_the_protocol():
         for hostile in (generator.door_level(None), generator.parse_level()):
             if hostile.category == "door":
                 assert parse_frame(hostile.frame, 5).id == hostile.id
+
+
+def test_a_drill_player_presses_again_on_a_new_connection_after_his_press_was_refused_unavailable(tmp_path):
+    """The fault drill's players: a New deal press refused `unavailable` (Redis restarting) is pressed again on the
+    new connection's snapshot of the same version, as a person would, not left to the New deal clock (CI's fault
+    drill once saw a table's four presses refused and the table idle until its clock sat everyone out)."""
+    from collections import Counter
+
+    from bench.live_client import Run, choose
+    from drills.client import DrillPlayer, Recorder
+
+    recorder = Recorder(str(tmp_path / "frames"))
+    spec = {"urls": ["ws://x/"], "table": 1, "user": 5, "ante": 10, "origin": "http://x"}
+    player = DrillPlayer(Run(10), spec, {"mode": "full"}, 0, recorder, Counter(), [])
+    waiting = {"type": "snapshot", "version": 7, "seat": 0, "table": 1, "clock": None, "state": {
+        "phase": "waiting", "seats": [{"stack": 1000}]}, "legal": [{"kind": "new_deal"}]}
+    player.connection = 1
+    player.heard("", waiting)
+    player.version, player.snapshot = 7, waiting
+    player.outstanding = ("a-0-1", 0.0, "new_deal")
+    player.answer({"type": "error", "id": "a-0-1", "code": "unavailable"}, 0.0)
+    assert player.wait_above == 7  # nothing changed: on this connection he waits for news
+
+    player.connection, player.fresh = 2, True  # the socket closed (4503) and another opened
+    player.heard("", dict(waiting))
+    recorder.close()
+    assert player.snapshot["version"] > player.wait_above
+    assert choose(player.snapshot, player.rng, False, 10) == ("new_deal", {})
