@@ -184,6 +184,7 @@ class Player:
         self.changed = asyncio.Event()
         self.answered = asyncio.Event()
         self.sent_text: str | None = None  # the last message sent, as sent
+        self.sent_on: dict | None = None  # the version and phase of the snapshot it was chosen on
         self.last_frame = time.monotonic()
         self.sent = 0
         self.last_error = None
@@ -216,7 +217,10 @@ class Player:
         else:
             if run.in_window(at):
                 run.round_trips.append(now - pending[1])
-            run.error(message, pending[2])
+            # Which snapshot the refused move was chosen on: a refusal under load is most often a stale view.
+            on = self.sent_on or {}
+            run.error(message, f"{pending[2]} chosen on v{on.get('version')} ({on.get('phase')}), "
+                               f"now v{self.version}")
             self.last_error = message.get("code")
             self.wait_above = self.version  # nothing changed: wait for news before trying again
         self.answered.set()
@@ -268,6 +272,8 @@ class Player:
             self.run.counts["throttled"] += 1
             await asyncio.sleep(wait)
         self.sent += 1
+        snapshot = self.snapshot or {}
+        self.sent_on = {"version": snapshot.get("version"), "phase": (snapshot.get("state") or {}).get("phase")}
         message_id = f"{self.run.id_prefix}-{self.index}-{self.sent}"
         self.outstanding = (message_id, time.perf_counter(), kind)
         self.answered.clear()
