@@ -63,11 +63,11 @@ def watch_here() -> None:
 # The watcher's own thread, not one of the door's: when the door's threads are all busy (a crowd of clients
 # reconnecting from a daphne that died, resending their moves), a clock must not wait in their queue (found by the
 # fault drill, docs/reliability.md). One more pooled connection a process (DB_POOL_MAX_SIZE > door threads + 2).
-_watch_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clock-watch")
+watch_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clock-watch")
 
 
 async def _watch(every: float) -> None:
-    run_out = DatabaseSyncToAsync(run_out_overdue_clocks, thread_sensitive=False, executor=_watch_thread)
+    run_out = DatabaseSyncToAsync(run_out_overdue_clocks, thread_sensitive=False, executor=watch_thread)
     while True:
         await asyncio.sleep(every)
         with notify.collecting() as collected:

@@ -101,9 +101,13 @@ def on_read_threads(read):
 
 
 def give_back_every_connection(timeout: float = 10.0) -> None:
-    """Every door and read thread closes its connection (before a test database is dropped, or when the database
-    settings change under a drill): one task per thread, each held until all have started, so none runs twice."""
-    for executor, threads in ((door_threads, DOOR_THREADS), (read_threads, READ_THREADS)):
+    """Every door and read thread, and the clock watcher's, closes its connection (before a test database is
+    dropped, or when the database settings change under a drill): one task per thread, each held until all have
+    started, so none runs twice. The watcher's thread is here too: after the tests whose sockets start a watcher it
+    was found still holding a connection, the test run's last session on its database (session 13)."""
+    from .clock_watch import watch_thread
+
+    for executor, threads in ((door_threads, DOOR_THREADS), (read_threads, READ_THREADS), (watch_thread, 1)):
         everyone = threading.Barrier(threads)
 
         def close_here(everyone=everyone):

@@ -21,13 +21,37 @@ def pytest_runtest_makereport(item, call):
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup):
+def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's test database, and before it is dropped (PostgreSQL refuses while a connection is open) the
-    door's and the reads' threads give back the connections they keep (tables/db_threads.py)."""
+    door's and the reads' threads give back the connections they keep (tables/db_threads.py). A session some other
+    thread of the run still holds is named in a warning, with its last statement, and ended, so the database is
+    dropped and the next run starts clean."""
     yield
     from tables.db_threads import give_back_every_connection
 
     give_back_every_connection()
+    with django_db_blocker.unblock():
+        _end_stray_sessions()
+
+
+def _end_stray_sessions() -> None:
+    import warnings
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    name = connection.settings_dict["NAME"]
+    connection.close()
+    connection.close_pool()  # the pool's idle connections (Django's teardown would close them too)
+    with connection._nodb_cursor() as cursor:
+        cursor.execute(
+            "SELECT pid, state, left(query, 300), pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = %s AND pid <> pg_backend_pid()", [name]
+        )
+        for pid, state, query, _ended in cursor.fetchall():
+            warnings.warn(f"a session left open on the test database, ended: pid {pid}, {state}, last: {query}",
+                          stacklevel=1)
 
 
 @pytest.fixture(autouse=True)
