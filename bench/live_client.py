@@ -10,6 +10,7 @@ with the servers as cheaply as it can (asyncio, the `websockets` library, orjson
   sometimes the minimum bet or raise, rarely a fold; show, split, decline a svara offer; now and then he opens a
   card first) and sends it with an id; between deals he tops his stack up and presses New deal. He acts only on
   the newest snapshot and never has two messages outstanding, so a healthy server answers him with no error frame.
+  When the step ends the running deals are played out and he stands up (a sweep's next step sits him again).
   `full` acts as soon as it may; `paced` thinks 1–3 s first (never past the running clock).
 - `echo`: the same number of sockets to the echo consumer (bench/echo_asgi.py), in groups of four that take turns
   like a table's seats, sending the same small frames at the same rate.
@@ -299,6 +300,19 @@ class Player:
                 self._check(deadline, "no snapshot after sitting")
             self._check(deadline, f"not seated ({self.last_error})")
 
+    async def stand_up(self) -> None:
+        """After a step: leave the seat, so the next step of a sweep sits everyone afresh. Left seated, the players
+        stopped pressing New deal, its clock sat them all out meanwhile, and in the next step the first two to come
+        back started a deal without the other two, whose presses were refused ("a deal is being played": the
+        `illegal_action` errors of every 30- and 50-table step of a sweep, none in a step with new tables)."""
+        if self.ws is None or self.ws.close_code is not None or (self.snapshot or {}).get("seat") is None:
+            return
+        try:
+            await self.send("stand", {})
+            await self.wait_answer()
+        except Exception:  # noqa: BLE001 - a socket that broke: its player stays seated, as before
+            pass
+
     def _check(self, deadline: float, what: str) -> None:
         if self.ws.close_code is not None:
             raise RuntimeError(f"table {self.spec['table']}: the socket closed ({self.ws.close_code}): {what}")
@@ -443,6 +457,7 @@ async def run_play(spec: dict) -> dict:
     for outcome in outcomes:
         if isinstance(outcome, BaseException):
             run.failure(f"client:{type(outcome).__name__}", str(outcome), "play")
+    await gather_limited([p.stand_up() for p in players], CONNECT_CONCURRENCY)
     await asyncio.gather(*(p.close() for p in players), return_exceptions=True)
     window = run.end - run.start
     acks = sum(run.kinds.values())
