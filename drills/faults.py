@@ -284,16 +284,15 @@ def stuck_lines(tables: list[int], since: datetime) -> list[str]:
     lines = []
     with connection.cursor() as cursor:
         for table_id in tables:
-            cursor.execute("SELECT version, clock_kind, clock_seats, clock_deadline, fault FROM tables_table "
+            cursor.execute("SELECT version, clock_kind, clock_seats, clock_deadline, fault, state FROM tables_table "
                            "WHERE id = %s", [table_id])
-            version, kind, seats, deadline, fault = cursor.fetchone()
+            version, kind, seats, deadline, fault, state = cursor.fetchone()
             lines.append(f"table {table_id}: v{version}, clock {kind or 'none'} {seats} until {deadline}, "
                          f"fault {fault!r}; now {datetime.now(UTC)}")
             cursor.execute("SELECT version, written_at, clock_deadline FROM drill_table_versions "
                            "WHERE table_id = %s AND written_at > %s ORDER BY version", [table_id, since])
             lines += [f"  v{v} written {at}, clock until {until}" for v, at, until in cursor.fetchall()]
-            cursor.execute("SELECT state FROM tables_table WHERE id = %s", [table_id])
-            lines.append(f"  state {cursor.fetchone()[0][:1500]}")
+            lines.append(f"  state {state[:1500]}")
     connection.close()
     return lines
 

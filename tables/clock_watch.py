@@ -62,7 +62,8 @@ def watch_here() -> None:
 
 # The watcher's own thread, not one of the door's: when the door's threads are all busy (a crowd of clients
 # reconnecting from a daphne that died, resending their moves), a clock must not wait in their queue (found by the
-# fault drill, docs/reliability.md). One more pooled connection a process (DB_POOL_MAX_SIZE > door threads + 2).
+# fault drill, docs/reliability.md). One more pooled connection a process (config/settings/base.py checks the
+# pool's size).
 watch_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clock-watch")
 
 

@@ -23,9 +23,9 @@ def pytest_runtest_makereport(item, call):
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's test database, and before it is dropped (PostgreSQL refuses while a connection is open) the
-    door's and the reads' threads give back the connections they keep (tables/db_threads.py). A session some other
-    thread of the run still holds is named in a warning, with its last statement, and ended, so the database is
-    dropped and the next run starts clean."""
+    door's, the reads' and the clock watcher's threads give back their connections (tables/db_threads.py). A session
+    some other thread of the run still holds is named in a warning, with its last statement, and ended, so the
+    database is dropped and the next run starts clean."""
     yield
     from tables.db_threads import give_back_every_connection
 
