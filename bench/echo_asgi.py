@@ -1,6 +1,6 @@
 """A bare Channels echo consumer on the platform's stack: the physical floor for `python -m bench live`.
 
-    daphne -b 127.0.0.1 -p PORT bench.echo_asgi:application
+    python -m config.web -b 127.0.0.1 -p PORT bench.echo_asgi:application
 
 The same settings module (config.settings.production in the bench), the same middleware as the platform's
 sockets (origin check, session lookup), the same channel layer (it joins and leaves a Redis group like a table

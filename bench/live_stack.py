@@ -380,7 +380,7 @@ class Stack:
             result = subprocess.run([*manage, *step], cwd=ROOT, env=self.env(), capture_output=True, text=True)
             if result.returncode:
                 raise StackError(f"manage.py {' '.join(step)} failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
-        daphne = [sys.executable, "-m", "daphne", "-b", "127.0.0.1"]
+        daphne = [sys.executable, "-m", "config.web", "-b", "127.0.0.1"]  # as the Procfile starts it
         ports = [free_port(), free_port()]
         for i, port in enumerate(ports, 1):  # Procfile: web1, web2
             self.web.append(self.spawn(f"web{i}", [*daphne, "-p", str(port), "config.asgi:application"]))

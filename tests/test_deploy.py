@@ -172,3 +172,27 @@ def test_a_pool_too_small_for_the_threads_that_keep_connections_is_refused():
     assert "DB_POOL_MAX_SIZE is 7: it must be at least SVARA_DOOR_THREADS + SVARA_READ_THREADS + 2 (8)" in result.stderr
     env["DB_POOL_MAX_SIZE"] = "8"
     assert run_manage("check", env=env).returncode == 0
+
+
+def test_the_procfile_web_processes_run_daphne_on_uvloops_event_loop():
+    """`python -m config.web` (the Procfile's web lines) chooses the loop before daphne makes it on import."""
+    web = [line for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("web")]
+    assert web and all(" -m config.web " in line for line in web)
+    probe = "from config import web; web.install(); import daphne.server as s; print(type(s.twisted_loop).__module__)"
+    result = run_python("-c", probe, env=without_settings(SECRET_KEY="k" * 50))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["uvloop"]
+
+
+def test_the_web_process_refuses_to_choose_the_loop_after_daphne_made_its_own():
+    probe = "import daphne.server; from config import web; web.install()"
+    result = run_python("-c", probe, env=without_settings(SECRET_KEY="k" * 50))
+    assert result.returncode != 0
+    assert "daphne.server was imported first" in result.stderr
+
+
+def test_the_web_process_takes_daphnes_arguments_and_refuses_bad_ones():
+    result = run_python("-m", "config.web", "--port", "not-a-port", "config.asgi:application",
+                        env=without_settings(SECRET_KEY="k" * 50))  # fmt: skip
+    assert result.returncode == 2
+    assert "usage: daphne" in result.stderr and "--port" in result.stderr

@@ -73,7 +73,7 @@ class Servers:
         if embedded_celery:
             args = [sys.executable, "manage.py", "serve", "--port", str(port)]
         else:
-            args = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
+            args = [sys.executable, "-m", "config.web", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
         self.start(f"web-{port}", args, env)
         wait_for_port(port, self.processes)
         self.ports.append(port)
