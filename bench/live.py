@@ -458,8 +458,8 @@ def main(argv: list[str]) -> int:
             say("# starting the echo server against the target's Redis and database")
             stack.redis_url, stack.db_url = redis_url, db_url
             port = live_stack.free_port()
-            stack.echo_process = stack.spawn("echo", [sys.executable, "-m", "config.web", "-b", "127.0.0.1", "-p",
-                                                      str(port), "bench.echo_asgi:application"])
+            stack.echo_process = stack.spawn("echo", [*live_stack.web_launcher(), "-b", "127.0.0.1", "-p", str(port),
+                                                      "bench.echo_asgi:application"])
             echo_url = f"http://127.0.0.1:{port}"
             live_stack.wait_http(f"{echo_url}/accounts/login/", stack.echo_process, 60, "serving HTTP")
             processes = stack.processes

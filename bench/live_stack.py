@@ -45,6 +45,13 @@ def procfile_command(name: str) -> list[str]:
     return shlex.split(line.split(":", 1)[1])
 
 
+def web_launcher() -> list[str]:
+    """The Procfile's web process up to daphne's own arguments, on this interpreter: every daphne the bench, the drills
+    and the live tests start runs on the event loop production's does."""
+    command = procfile_command("web1")
+    return [sys.executable, *command[1 : command.index("-b")]]
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -380,7 +387,7 @@ class Stack:
             result = subprocess.run([*manage, *step], cwd=ROOT, env=self.env(), capture_output=True, text=True)
             if result.returncode:
                 raise StackError(f"manage.py {' '.join(step)} failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
-        daphne = [sys.executable, "-m", "config.web", "-b", "127.0.0.1"]  # as the Procfile starts it
+        daphne = [*web_launcher(), "-b", "127.0.0.1"]
         ports = [free_port(), free_port()]
         for i, port in enumerate(ports, 1):  # Procfile: web1, web2
             self.web.append(self.spawn(f"web{i}", [*daphne, "-p", str(port), "config.asgi:application"]))

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.live_stack import web_launcher
+
 from .client import LiveClient
 from .server import database_url, free_port
 
@@ -73,7 +75,7 @@ class Servers:
         if embedded_celery:
             args = [sys.executable, "manage.py", "serve", "--port", str(port)]
         else:
-            args = [sys.executable, "-m", "config.web", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
+            args = [*web_launcher(), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
         self.start(f"web-{port}", args, env)
         wait_for_port(port, self.processes)
         self.ports.append(port)
