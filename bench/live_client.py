@@ -4,9 +4,9 @@
 
 SPEC is written by bench/live.py; this process imports nothing from Django, so it shares the machine's two cores
 with the servers as cheaply as it can (asyncio on uvloop's event loop, the `websockets` library, orjson). A real
-player's browser runs on his own machine: every millisecond this client spends is one the servers lose, so on
-uvloop's loop it spends 15-25 % less CPU a message than on asyncio's (docs/benchmarks.md, session 15). The echo
-and the floor are driven by the same client. Three kinds of run:
+player's browser runs on his own machine: every millisecond this client spends is one the servers lose. On uvloop's
+loop it spends about a tenth less CPU a message than on asyncio's, a fifth less a floor turn (docs/benchmarks.md,
+session 15). The echo and the floor are driven by the same client. Three kinds of run:
 
 - `play`: every player opens `/ws/tables/<id>/` with his session cookie, sits if he is not seated, and plays
   whole deals for `seconds`: whenever the latest snapshot offers him a move he picks one (mostly check or call,
