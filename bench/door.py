@@ -1,9 +1,9 @@
 """Actions per second through the table server's door vs the bare engine, same process, same deals.
 
-    python -m bench door [--deals 200] [--threads 4]
+    python -m bench door [--deals 200] [--threads 4] [--seats 2]
 
-Door: `tables.services.act` for every action of N two-player classic deals (New deal ×2, bet, fold, chips topped
-up), called as a consumer calls it (each message with an id; its group messages collected for the consumer's event
+Door: `tables.services.act` for every action of N classic deals of `--seats` players (New deal from each, a bet,
+a fold from each of the others, chips topped up), called as a consumer calls it (each message with an id; its group messages collected for the consumer's event
 loop, which sends them after the door returned): each one a transaction that locks the table row, loads the state,
 applies the action, moves its chips in one ledger batch, appends the hand history and writes the state. Two
 figures: one thread at one table (each action waits for the one before), and `--threads` threads each at its own
@@ -22,6 +22,7 @@ import time
 from contextlib import nullcontext as _nothing
 
 from bench.throwaway_db import throwaway_database
+from tables.engine.rules import SEATS_BY_FAMILY
 
 
 def main(argv: list[str]) -> int:
@@ -29,7 +30,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--deals", type=int, default=200, help="deals per table")
     parser.add_argument("--threads", type=int, default=4,
                         help="door threads (and tables) for the second figure, as a daphne process runs it")
+    low, high = SEATS_BY_FAMILY["classic"]
+    parser.add_argument("--seats", type=int, default=2, choices=range(low, high + 1), metavar=f"{{{low}..{high}}}",
+                        help="players at each classic table (default 2; the live load seats 4)")
     args = parser.parse_args(argv)
+    seats = range(args.seats)
 
     with throwaway_database():
         import threading
@@ -49,20 +54,21 @@ def main(argv: list[str]) -> int:
         staff = get_user_model().objects.create_user(email="bench-staff@example.com", is_staff=True)
 
         def seated_table(n: int):
-            users = [get_user_model().objects.create_user(email=f"p{n}-{k}@example.com") for k in (0, 1)]
+            users = [get_user_model().objects.create_user(email=f"p{n}-{k}@example.com") for k in seats]
             for user in users:
                 credit(user, 10_000_000, reason="bench", staff=staff)
-            table = services.create_table(users[0], "classic", 10, 2, False)
-            services.sit(table.pk, users[0], 1000, seat=0)
-            ack = services.sit(table.pk, users[1], 1000, seat=1)
+            table = services.create_table(users[0], "classic", 10, args.seats, False)
+            for seat in seats:
+                ack = services.sit(table.pk, users[seat], 1000, seat=seat)
             return table, users, ack.change.state
 
         def deal_actions():
-            """New deal for both, then whoever is to act bets 10 and the other folds."""
-            yield 0, {"kind": "new_deal"}
-            yield 1, {"kind": "new_deal"}
+            """New deal from every player, then whoever is to act bets 10 and the others fold in turn."""
+            for seat in seats:
+                yield seat, {"kind": "new_deal"}
             yield None, {"kind": "bet", "amount": 10}
-            yield None, {"kind": "fold"}
+            for _ in seats[1:]:
+                yield None, {"kind": "fold"}
 
         def play(table, users, state, deals, counts=None):
             """The deals through the door as a consumer calls it: every message with an id, the group messages
@@ -78,7 +84,7 @@ def main(argv: list[str]) -> int:
                             counts.append(sum(q["sql"] not in ("BEGIN", "COMMIT") for q in captured.captured_queries))
                         state, actions = ack.change.state, actions + 1
                         outbox.clear()
-                    for seat in (0, 1):  # keep both stacks playable
+                    for seat in seats:  # keep every stack playable
                         room = 1000 - state.seats[seat].stack
                         if room > 0:
                             ack = services.act(table.pk, users[seat], {"kind": "add_chips", "amount": room},
@@ -115,10 +121,11 @@ def main(argv: list[str]) -> int:
         threaded_rate = sum(done) / (time.perf_counter() - started)
         threaded_cpu = (time.process_time() - cpu) / max(sum(done), 1)
 
-        state = TableState.new("classic", 10, 2)
+        state = TableState.new("classic", 10, args.seats)
         stored = state.dumps()
-        for seat, player in ((0, "1"), (1, "2")):
+        for seat in seats:
             state = TableState.loads(stored)
+            player = str(seat + 1)
             state.apply(Action("sit", seat=seat, player=player, name=player, amount=1000))
             stored = state.dumps()
         base_actions = 0
@@ -130,7 +137,7 @@ def main(argv: list[str]) -> int:
                 state.apply(Action(action["kind"], seat=seat, amount=action.get("amount")))
                 stored = state.dumps()
                 base_actions += 1
-            for seat in (0, 1):
+            for seat in seats:
                 state = TableState.loads(stored)
                 room = 1000 - state.seats[seat].stack
                 if room > 0:
@@ -140,7 +147,7 @@ def main(argv: list[str]) -> int:
         engine_rate = base_actions / (time.perf_counter() - started)
 
     ratio = door_rate / engine_rate
-    print(f"database: {connection.vendor}, {args.deals} deals")
+    print(f"database: {connection.vendor}, {args.deals} deals of {args.seats} players")
     print(f"door actions/s, 1 thread:  {door_rate:10.0f}")
     print(f"door actions/s, {args.threads} threads: {threaded_rate:10.0f}")
     print(f"this process's CPU per door action, 1 thread: {door_cpu * 1000:.2f} ms, "
@@ -149,11 +156,11 @@ def main(argv: list[str]) -> int:
     print(f"ratio door / engine:       {ratio:10.4f}")
     print(f"statements per action:     {statements:10.1f}")
     print(json.dumps({"bench": "door", "door_per_s": round(door_rate), "door_per_s_threads": round(threaded_rate),
-                      "threads": args.threads,
+                      "threads": args.threads, "seats": args.seats,
                       "cpu_ms_per_action": round(door_cpu * 1000, 3),
                       "cpu_ms_per_action_threads": round(threaded_cpu * 1000, 3), "engine_per_s": round(engine_rate),
                       "ratio": round(ratio, 5), "statements_per_action": statements,
-                      "statements_new_deal_new_deal_bet_fold": counts, "database": connection.vendor}))
+                      "statements_per_action_of_one_deal": counts, "database": connection.vendor}))
     return 0
 
 
