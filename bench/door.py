@@ -2,15 +2,16 @@
 
     python -m bench door [--deals 200] [--threads 4] [--seats 2]
 
-Door: `tables.services.act` for every action of N classic deals of `--seats` players (New deal from each, a bet,
-a fold from each of the others, chips topped up), called as a consumer calls it (each message with an id; its group messages collected for the consumer's event
-loop, which sends them after the door returned): each one a transaction that locks the table row, loads the state,
-applies the action, moves its chips in one ledger batch, appends the hand history and writes the state. Two
-figures: one thread at one table (each action waits for the one before), and `--threads` threads each at its own
-table, as a daphne process runs the door (SVARA_DOOR_THREADS). Baseline: the same actions on the engine alone,
-with the state decoded from and written to its stored text around each action (what the door does minus the
-database). The ratio is the price of durability and the ledger. The statements per action are printed too. A
-throwaway test database is created and dropped (SQLite by default; PostgreSQL with DATABASE_URL).
+Door: `tables.services.act` for every action of N classic deals of `--seats` players (New deal from each, a bet, a
+fold from each of the others, chips topped up), called as a consumer calls it (each message with an id; its group
+messages collected for the consumer's event loop, which sends them after the door returned): each one a transaction
+that locks the table row, loads the state, applies the action, moves its chips in one ledger batch, appends the hand
+history and writes the state. Two figures: one thread at one table (each action waits for the one before), and
+`--threads` threads each at its own table, as a daphne process runs the door (SVARA_DOOR_THREADS). Baseline: the
+same actions on the engine alone, with the state decoded from and written to its stored text around each action
+(what the door does minus the database). The ratio is the price of durability and the ledger. The statements per
+action are printed too. A throwaway test database is created and dropped (SQLite by default; PostgreSQL with
+DATABASE_URL).
 """
 
 from __future__ import annotations

@@ -204,6 +204,12 @@ def _row_fields(model) -> tuple:
     return tuple(sorted(fields, key=lambda f: f.name != "deal"))
 
 
+@cache
+def _player_fields() -> tuple:
+    """A DealSeat's columns but its deal's: the keys of the players' JSON text and the columns it is read into."""
+    return _row_fields(DealSeat)[1:]
+
+
 def _row_params(db, row) -> list:
     """A row's values as its fields prepare them (their defaults included: the database has none of its own)."""
     return [f.get_db_prep_save(getattr(row, f.attname), db) for f in _row_fields(type(row))]
@@ -216,7 +222,7 @@ def _open_sql() -> str:
     number of them: psycopg keeps its conversion (it parses a statement of over 50 parameters afresh each time,
     about 0.2 ms for four players' 76) and PostgreSQL its plan."""
     deals, seats = q(Deal._meta.db_table), q(DealSeat._meta.db_table)
-    deal_fields, seat_fields = _row_fields(Deal), _row_fields(DealSeat)[1:]
+    deal_fields, seat_fields = _row_fields(Deal), _player_fields()
     deal_row = ", ".join(["%s"] * len(deal_fields))
     typed = ", ".join(f"{q(f.column)} {f.db_type(connection)}" for f in seat_fields)
     columns = ", ".join(q(f.column) for f in seat_fields)
@@ -237,7 +243,7 @@ def open_deal(deal: Deal, players: list[DealSeat]) -> int:
             player.deal_id = deal.pk
         DealSeat.objects.bulk_create(players)
         return deal.pk
-    params = [*_row_params(db, deal), json_rows.dumps(players, _row_fields(DealSeat)[1:])]
+    params = [*_row_params(db, deal), json_rows.dumps(players, _player_fields())]
     with db.cursor() as cursor:
         cursor.execute(_open_sql(), params)
         return cursor.fetchone()[0]
@@ -247,28 +253,38 @@ def open_deal(deal: Deal, players: list[DealSeat]) -> int:
 _RESULT_COLUMNS = ("put_in", "won", "net", "won_pot", "played", "tied", "svara_won")
 
 
-@cache
-def _close_sql(vendor: str, seats: int, closed: tuple[str, ...]) -> tuple[str, str]:
-    """The deal's row closed (its `closed` fields) and every player's result in it (at a deal's end the ORM's
-    Case/When compiled in about 3 ms, ten times what PostgreSQL takes to run it). PostgreSQL: one statement, the
-    deal's row first, the results from one JSON object (seat: values in _RESULT_COLUMNS' order), so one text with
-    few parameters for any number of seats (see _open_sql); the second part is empty. SQLite: two, a CASE per
-    column over `seats` seats."""
-    players, deals = q(DealSeat._meta.db_table), q(Deal._meta.db_table)
+def _deal_closed(closed: tuple[str, ...]) -> tuple[str, str]:
+    """The update that closes a deal's row (its `closed` fields), and the condition that names the row."""
     assignments = ", ".join(f"{q(Deal._meta.get_field(name).column)} = %s" for name in closed)
     place = f"{q('table_id')} = %s AND {q('number')} = %s AND {q('svara')} = %s"
-    deal = f"UPDATE {deals} SET {assignments} WHERE {place}"
-    if vendor == "postgresql":
-        seat = f"{players}.{q('seat')}::text"
-        sets = ", ".join(
-            f"{q(column)} = COALESCE((r.results -> {seat} ->> {i})::{DealSeat._meta.get_field(column).db_type(connection)}, %s)"
-            for i, column in enumerate(_RESULT_COLUMNS)
-        )
-        return (
-            f"WITH deal AS ({deal} RETURNING {q('id')}) UPDATE {players} SET {q('ended')} = %s, {sets} "
-            f"FROM deal, (SELECT %s::jsonb AS results) AS r WHERE {players}.{q('deal_id')} = deal.{q('id')}",
-            "",
-        )
+    return f"UPDATE {q(Deal._meta.db_table)} SET {assignments} WHERE {place}", place
+
+
+@cache
+def _close_sql(closed: tuple[str, ...]) -> str:
+    """PostgreSQL: the deal's row closed (its `closed` fields) and every player's result in it, in one statement,
+    the deal's row first (at a deal's end the ORM's Case/When compiled in about 3 ms, ten times what PostgreSQL takes
+    to run it). The results come from one JSON object (seat: values in _RESULT_COLUMNS' order), so the statement has
+    one text with few parameters for any number of seats (see _open_sql)."""
+    players = q(DealSeat._meta.db_table)
+    deal, _place = _deal_closed(closed)
+    seat = f"{players}.{q('seat')}::text"
+    sets = ", ".join(
+        f"{q(column)} = COALESCE((r.results -> {seat} ->> {i})::{DealSeat._meta.get_field(column).db_type(connection)}, %s)"
+        for i, column in enumerate(_RESULT_COLUMNS)
+    )
+    return (
+        f"WITH deal AS ({deal} RETURNING {q('id')}) UPDATE {players} SET {q('ended')} = %s, {sets} "
+        f"FROM deal, (SELECT %s::jsonb AS results) AS r WHERE {players}.{q('deal_id')} = deal.{q('id')}"
+    )
+
+
+@cache
+def _close_sqlite_sql(seats: int, closed: tuple[str, ...]) -> tuple[str, str]:
+    """SQLite (no data-modifying WITH): the deal's row closed, then its players' results, a CASE per column over
+    `seats` seats."""
+    players, deals = q(DealSeat._meta.db_table), q(Deal._meta.db_table)
+    deal, place = _deal_closed(closed)
     whens = " ".join(["WHEN %s THEN %s"] * seats)
     cases = ", ".join(
         f"{q(column)} = CASE {q('seat')} {whens} ELSE %s END" if seats else f"{q(column)} = %s"
@@ -288,13 +304,13 @@ def close_deal(table_id: int, number: int, svara: int, closed: dict, by_seat: di
     with db.cursor() as cursor:
         if db.vendor == "postgresql":
             results = orjson.dumps(by_seat, option=orjson.OPT_NON_STR_KEYS).decode()
-            cursor.execute(_close_sql(db.vendor, 0, names)[0], [*deal_params, True, *none, results])
+            cursor.execute(_close_sql(names), [*deal_params, True, *none, results])
             return
         params: list = [True]
         for column, default in enumerate(none):
             for seat, values in by_seat.items():
                 params += [seat, values[column]]
             params.append(default)
-        deal_sql, results_sql = _close_sql(db.vendor, len(by_seat), names)
+        deal_sql, results_sql = _close_sqlite_sql(len(by_seat), names)
         cursor.execute(deal_sql, deal_params)
         cursor.execute(results_sql, params + place)
