@@ -40,9 +40,7 @@ class Table(models.Model):
     kept_open = models.BooleanField(
         "kept open", default=False, help_text="Set up by staff: never closes for being empty."
     )
-    status = models.CharField(
-        max_length=8, choices=TableStatus.choices, default=TableStatus.OPEN, db_index=True
-    )
+    status = models.CharField(max_length=8, choices=TableStatus.choices, default=TableStatus.OPEN)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -61,10 +59,12 @@ class Table(models.Model):
     # `version` mirrors state.version (+1 on every applied action).
     state = models.TextField(blank=True, default="")
     version = models.PositiveIntegerField(default=0)
-    # The running clock (RULES §9): what it waits for and until when; indexed for the overdue-clock sweeper.
+    # The running clock (RULES §9): what it waits for and until when. Not indexed: the overdue-clock sweeper reads
+    # the open tables (by status), and no column an action writes is, so the row's update is a heap-only one (HOT:
+    # no index written) whenever its page has room (docs/benchmarks.md, session 16).
     clock_kind = models.CharField(max_length=16, blank=True, default="")
     clock_seats = models.JSONField(default=list, blank=True)
-    clock_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    clock_deadline = models.DateTimeField(null=True, blank=True)
     # Why the door stopped this table's clock (a refused timeout: a fault for staff to look into), if it did.
     fault = models.CharField(max_length=500, blank=True, default="")
     # Since when nobody sits here (None while somebody does): an empty table closes after a while.
@@ -75,6 +75,8 @@ class Table(models.Model):
 
     class Meta:
         ordering = ["id"]
+        # A plain index (db_index on a CharField adds a second one, for LIKE, which nothing here asks).
+        indexes = [models.Index(fields=["status"], name="tables_table_status")]
         constraints = [
             models.CheckConstraint(condition=Q(ante__gt=0), name="tables_ante_positive"),
             models.CheckConstraint(condition=Q(seats__gte=2, seats__lte=8), name="tables_seats_2_to_8"),
@@ -254,7 +256,8 @@ class DealSeat(models.Model):
 class DealEvent(models.Model):
     """One engine event of a deal, appended as it happens and never rewritten (one insert per action)."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deal_events")
+    # No index of its own: the unique constraint's leads with the table.
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deal_events", db_index=False)
     deal_number = models.PositiveIntegerField()
     svara = models.PositiveSmallIntegerField(default=0)  # the Deal row's `svara` it belongs to
     version = models.PositiveIntegerField()  # the table's version the event came with
@@ -276,7 +279,8 @@ class DealEvent(models.Model):
 class ClientMessage(models.Model):
     """A client-chosen message id and the answer given to it: a repeated id gets the same answer, never a second run."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="client_messages")
+    # No index of its own: the unique constraint's leads with the table.
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="client_messages", db_index=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     client_id = models.CharField(max_length=64)
     response = models.JSONField()
