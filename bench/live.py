@@ -1,6 +1,7 @@
 """The platform under load, end to end: real players playing real deals over real WebSockets.
 
     python -m bench live [--tables 1,10,50] [--seconds 20] [--mode full|paced|full,paced] [--idle N] [--floor]
+                         [--pg-stats]
                          [--target http://h:p[,http://h:p2] --database-url postgres://… [--redis-url redis://…]]
 
 Starts a production-like deployment on this machine (its own redis-server, its own PostgreSQL database on
@@ -16,6 +17,8 @@ costs daphne, Channels and Redis alone, without the door or a view), its CPU per
 pgbench's TPC-B on the same PostgreSQL (one after the other, never at
 the same time) and actions/s ÷ TPC-B tps. `--idle N` opens N idle spectator sockets on one daphne, times their
 opening, samples that process's CPU while they idle, closes them all at once and counts the errors in its log.
+`--pg-stats` runs the database on a PostgreSQL server of the stack's own (a spare port, pg_stat_statements loaded;
+pgbench runs there too) and shows, for each play step, where the database's time went (bench/live_db.py).
 The load average is printed at every phase; errors and tracebacks in every server log are reported; the last line
 is one JSON object with every figure. See docs/benchmarks.md.
 
@@ -36,9 +39,10 @@ import sys
 import tempfile
 import time
 import urllib.parse
+from contextlib import nullcontext
 from pathlib import Path
 
-from bench import live_players, live_stack
+from bench import live_db, live_players, live_stack
 from bench.live_players import LoginFailed
 from bench.live_stack import ROOT, Stack, StackError, proc_cpu_seconds
 
@@ -90,6 +94,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="after each step, the same tables' turns on the bare stack (bench/echo_asgi.py's floor "
                              "consumer on two daphnes): what a table's change costs daphne, Channels and Redis alone")
     parser.add_argument("--keep", action="store_true", help="keep the database and the logs")
+    parser.add_argument("--pg-stats", action="store_true",
+                        help="a PostgreSQL server of the stack's own with pg_stat_statements (pgbench runs on it too): "
+                             "each play step shows the statements that took the most of its time, the WAL per "
+                             "accepted message and the table rows' heap-only updates (bench/live_db.py)")
     parser.add_argument("--target", default=None,
                         help="comma-separated base URLs of a running deployment's daphne processes")
     parser.add_argument("--database-url", default=None, help="with --target: its PostgreSQL database")
@@ -102,6 +110,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args.think = [float(v) for v in args.think.split(",")]
     if args.target and args.floor:
         parser.error("--floor starts its own two echo daphnes: not with --target")
+    if args.target and args.pg_stats:
+        parser.error("--pg-stats starts a PostgreSQL server of its own: not with --target")
     if args.target and not args.database_url:
         parser.error("--target needs --database-url (players and tables are created in its database)")
     if args.pgbench_seconds is None:
@@ -234,7 +244,7 @@ def cpu_per_message(seconds: dict, accepted: int) -> dict | None:
     return {name: round(1000 * value / accepted, 2) for name, value in parts.items()}
 
 
-def play_step(args, mode, tables, players, web_urls, logs, server_processes) -> dict:
+def play_step(args, mode, tables, players, web_urls, logs, server_processes, db_url=None) -> dict:
     n = len(tables)
     specs = []
     for t, table_id in enumerate(tables):
@@ -249,7 +259,8 @@ def play_step(args, mode, tables, players, web_urls, logs, server_processes) -> 
     logs.mark()
     load_before = loadavg()
     stored_before = stored_counts(tables)
-    with CpuMeter(server_processes) as cpu:
+    database = live_db.DatabaseMeter(db_url) if args.pg_stats else nullcontext()
+    with CpuMeter(server_processes) as cpu, database:
         result = run_client(spec, timeout=args.warmup + args.seconds + 240)
         time.sleep(2.0)  # the servers' disconnect handlers run after the sockets closed: their errors are this step's
     stored_after = stored_counts(tables)
@@ -258,6 +269,8 @@ def play_step(args, mode, tables, players, web_urls, logs, server_processes) -> 
     result.update(tables=n, load_before=load_before, load_after=loadavg(), server_cpu_percent=cpu.percent,
                   server_log_errors=logs.since(), stored=server,
                   cpu_ms_per_message=cpu_per_message(cpu.seconds, server["replies"]))
+    if args.pg_stats:
+        result["database"] = database.report(server["replies"])
     return result
 
 
@@ -387,6 +400,8 @@ def print_step(step: dict) -> None:
         f"version skips {counts.get('version_skips', 0)}  load {step['load_before']} → {step['load_after']}")
     if step.get("cpu_ms_per_message"):
         say(f"        CPU per accepted message, whole step (ms): {step['cpu_ms_per_message']}")
+    if step.get("database"):
+        live_db.print_report(step["database"], say)
     for sample in step.get("resync_samples") or ():
         say(f"        resync: {sample}")
     if step["server_log_errors"]:
@@ -430,7 +445,7 @@ def main(argv: list[str]) -> int:
             processes = []
         else:
             say("# starting the deployment")
-            stack = Stack(keep=args.keep, echo=not args.no_echo, floor=args.floor, say=say)
+            stack = Stack(keep=args.keep, echo=not args.no_echo, floor=args.floor, say=say, pg_stats=args.pg_stats)
             stack.start()
             web_urls, db_url, redis_url = stack.web_urls, stack.db_url, stack.redis_url
             report["deployment"] = {"web": web_urls, "echo": stack.echo_url, "database": stack.db_name,
@@ -468,7 +483,7 @@ def main(argv: list[str]) -> int:
         for mode in args.mode:
             for n in [n for n in args.tables if n > 0]:
                 say(f"# {mode}, {n} tables × {SEATS} players, {args.seconds:.0f} s")
-                step = play_step(args, mode, tables[:n], players, web_urls, logs, processes)
+                step = play_step(args, mode, tables[:n], players, web_urls, logs, processes, db_url)
                 if stack.processes:
                     stack.check_alive()
                 if echo_url:

@@ -211,8 +211,9 @@ class PostgresCluster:
     """A PostgreSQL server of the stack's own (the fault drill restarts it): `initdb` into a temporary directory,
     `postgres` on a spare port as a child of this process (so it dies with it), `pg_ctl stop` to stop it."""
 
-    def __init__(self, port: int, log_dir: Path, say=print):
+    def __init__(self, port: int, log_dir: Path, say=print, preload: tuple[str, ...] = ()):
         self.port, self.say = port, say
+        self.preload = preload  # shared_preload_libraries (`bench live --pg-stats`: pg_stat_statements)
         self.data = log_dir / "pgdata"
         self.admin_url = f"postgres://postgres@127.0.0.1:{port}/postgres"
         self.process: Process | None = None
@@ -240,6 +241,8 @@ class PostgresCluster:
         with open(self.data / "postgresql.conf", "a") as conf:
             conf.write(f"\nlisten_addresses = '127.0.0.1'\nport = {self.port}\nmax_connections = 300\n"
                        f"unix_socket_directories = '{self.data}'\nshared_buffers = 64MB\n")
+            if self.preload:
+                conf.write(f"shared_preload_libraries = '{','.join(self.preload)}'\n")
 
     def start(self, spawn) -> Process:
         self.starts += 1
@@ -279,7 +282,8 @@ class Stack:
     """Start with `start()`, always `stop()` (a context manager does both)."""
 
     def __init__(self, keep: bool = False, echo: bool = True, say=print, extra_env: dict | None = None,
-                 own_postgres_port: int | None = None, redis_port: int | None = None, floor: bool = False):
+                 own_postgres_port: int | None = None, redis_port: int | None = None, floor: bool = False,
+                 pg_stats: bool = False):
         self.keep, self.echo, self.say = keep, echo, say
         self.floor = floor  # a second echo daphne: the floor's sockets spread over two processes, as the platform's
         self.extra_env = dict(extra_env or {})  # e.g. the drills' faster clocks, for every server process
@@ -299,8 +303,13 @@ class Stack:
         self.redis_port = redis_port or free_port()
         self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
         # With `own_postgres_port` the stack runs a PostgreSQL server of its own there (the fault drill restarts
-        # it); otherwise its database lives on the machine's server.
-        self.postgres = PostgresCluster(own_postgres_port, self.log_dir, say) if own_postgres_port else None
+        # it), as with `pg_stats` (on a spare port, with pg_stat_statements loaded: bench/live_db.py); otherwise its
+        # database lives on the machine's server.
+        self.pg_stats = pg_stats
+        if pg_stats and not own_postgres_port:
+            own_postgres_port = free_port()
+        preload = ("pg_stat_statements",) if pg_stats else ()
+        self.postgres = PostgresCluster(own_postgres_port, self.log_dir, say, preload) if own_postgres_port else None
         self.pg_admin_url = self.postgres.admin_url if self.postgres else PG_ADMIN_URL
         self.db_url = database_url(self.db_name, self.pg_admin_url)
 
@@ -381,6 +390,10 @@ class Stack:
         self.say(f"  database {self.db_name}, redis on port {self.redis_port}, logs in {self.log_dir}")
         pg_admin(f'CREATE DATABASE "{self.db_name}"', self.pg_admin_url)
         self.db_created = True
+        if self.pg_stats:
+            from bench.live_db import enable
+
+            enable(self.db_url)
         self._wait_redis(redis)
         manage = [sys.executable, "manage.py"]
         for step in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
