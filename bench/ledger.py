@@ -108,7 +108,7 @@ def _actions(n: int, staff) -> tuple[tuple[float, int], tuple[float, int]]:
             services.move(
                 [
                     Movement(TransferKind.BET, AccountRef.stack(caller.pk, table), pot, 10, f"b{i}:in"),
-                    Movement(TransferKind.RAKE, pot, AccountRef.house(), 1, f"b{i}:rake", family="classic"),
+                    Movement(TransferKind.RAKE, pot, AccountRef.house(table), 1, f"b{i}:rake", family="classic"),
                     Movement(TransferKind.PAY_OUT, pot, AccountRef.stack(winner.pk, table), 9, f"b{i}:out"),
                 ]
             )

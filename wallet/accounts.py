@@ -1,6 +1,7 @@
 """Finding (or opening) the ledger account that holds a given pile of chips."""
 
 from django.db import IntegrityError, transaction
+from django.db.models import Sum
 
 from .models import AccountKind, LedgerAccount
 
@@ -47,9 +48,14 @@ def pot_account(table_id: int) -> LedgerAccount:
     return _get_or_open(kind=AccountKind.POT, user=None, table_id=_check_table_id(table_id))
 
 
-def house_account() -> LedgerAccount:
-    """Where the rake goes."""
-    return _get_or_open(kind=AccountKind.HOUSE, user=None, table_id=None)
+def house_account(table_id: int) -> LedgerAccount:
+    """Where the rake taken at one table goes (the house's takings: `house_takings`)."""
+    return _get_or_open(kind=AccountKind.HOUSE, user=None, table_id=_check_table_id(table_id))
+
+
+def house_takings() -> int:
+    """Every chip of rake the house holds: its accounts at every table (and one without a table, from before)."""
+    return LedgerAccount.objects.filter(kind=AccountKind.HOUSE).aggregate(chips=Sum("balance"))["chips"] or 0
 
 
 def treasury_account() -> LedgerAccount:

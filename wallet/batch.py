@@ -60,6 +60,7 @@ __all__ = ["AccountRef", "Batch", "Movement", "held", "move", "prepare"]
 
 MAX_AMOUNT = 2**63 - 1  # the balance column's limit
 _ACCOUNT_KINDS = frozenset(AccountKind.values)  # Django's `values` builds its list anew at every read (4 µs)
+_TABLE_KINDS = (AccountKind.STACK, AccountKind.POT, AccountKind.HOUSE)  # the accounts kept one a table
 
 
 def _check_id(value, what: str) -> int:
@@ -80,7 +81,7 @@ class AccountRef:
         if self.kind not in _ACCOUNT_KINDS:
             raise WalletError(f"Unknown account kind {self.kind!r}.")
         needs_user = self.kind in (AccountKind.BALANCE, AccountKind.STACK)
-        needs_table = self.kind in (AccountKind.STACK, AccountKind.POT)
+        needs_table = self.kind in (AccountKind.STACK, AccountKind.POT, AccountKind.HOUSE)
         if needs_user:
             if self.user_id is None:
                 raise WalletError("A ledger account needs a saved user.")
@@ -105,8 +106,9 @@ class AccountRef:
         return cls(AccountKind.POT, table_id=table_id)
 
     @classmethod
-    def house(cls) -> AccountRef:
-        return cls(AccountKind.HOUSE)
+    def house(cls, table_id: int) -> AccountRef:
+        """The house's rake taken at one table (wallet/models.py)."""
+        return cls(AccountKind.HOUSE, table_id=table_id)
 
     @classmethod
     def bots_pool(cls) -> AccountRef:
@@ -121,7 +123,7 @@ class AccountRef:
         return cls(
             account.kind,
             user_id=account.user_id if account.kind in (AccountKind.BALANCE, AccountKind.STACK) else None,
-            table_id=account.table_id if account.kind in (AccountKind.STACK, AccountKind.POT) else None,
+            table_id=account.table_id if account.kind in _TABLE_KINDS else None,
         )
 
 

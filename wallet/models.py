@@ -23,7 +23,10 @@ class AccountKind(models.TextChoices):
 
 
 # Accounts of which there is exactly one.
-SINGLETON_KINDS = (AccountKind.HOUSE, AccountKind.TREASURY, AccountKind.BOTS_POOL)
+SINGLETON_KINDS = (AccountKind.TREASURY, AccountKind.BOTS_POOL)
+# The house keeps its rake in one account a table, locked with the table's row as its pot is: so the deals ending at
+# different tables never queue on one row (docs/benchmarks.md, session 16). The house's takings are their sum. One
+# account without a table may remain from before (wallet migration 0005): it is never credited again.
 
 
 class LedgerAccount(models.Model):
@@ -55,6 +58,7 @@ class LedgerAccount(models.Model):
                     Q(kind=AccountKind.BALANCE, user__isnull=False, table_id__isnull=True)
                     | Q(kind=AccountKind.STACK, user__isnull=False, table_id__isnull=False)
                     | Q(kind=AccountKind.POT, user__isnull=True, table_id__isnull=False)
+                    | Q(kind=AccountKind.HOUSE, user__isnull=True)
                     | Q(kind__in=SINGLETON_KINDS, user__isnull=True, table_id__isnull=True)
                 ),
                 name="wallet_account_owner_matches_kind",
@@ -71,7 +75,12 @@ class LedgerAccount(models.Model):
                 fields=["table_id"], condition=Q(kind=AccountKind.POT), name="wallet_one_pot_per_table"
             ),
             models.UniqueConstraint(
-                fields=["kind"], condition=Q(kind__in=SINGLETON_KINDS), name="wallet_one_singleton_per_kind"
+                fields=["table_id"], condition=Q(kind=AccountKind.HOUSE), name="wallet_one_house_per_table"
+            ),
+            models.UniqueConstraint(
+                fields=["kind"],
+                condition=Q(kind__in=SINGLETON_KINDS) | Q(kind=AccountKind.HOUSE, table_id__isnull=True),
+                name="wallet_one_singleton_per_kind",
             ),
         ]
 
@@ -82,6 +91,8 @@ class LedgerAccount(models.Model):
             return gettext("stack of %(player)s at table %(table)s") % {"player": self.user, "table": self.table_id}
         if self.kind == AccountKind.POT:
             return gettext("pot of table %(table)s") % {"table": self.table_id}
+        if self.kind == AccountKind.HOUSE and self.table_id is not None:
+            return gettext("house rake of table %(table)s") % {"table": self.table_id}
         return str(self.get_kind_display())
 
 

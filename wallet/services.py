@@ -230,7 +230,8 @@ def take_rake(table_id: int, amount: int, *, family: str, key: str) -> Transfer 
         raise WalletError("The rake must record the table's rule family.")
     if _check_amount(amount, allow_zero=True) == 0:
         return None
-    return _move_one(TransferKind.RAKE, AccountRef.pot(table_id), AccountRef.house(), amount, key, family=family)
+    return _move_one(TransferKind.RAKE, AccountRef.pot(table_id), AccountRef.house(table_id), amount, key,
+                     family=family)  # fmt: skip
 
 
 @_durable

@@ -1,14 +1,15 @@
 """The door: creating and closing tables, a player's action, and a clock running out.
 
 Every change is one transaction: lock the table's row (one statement, which also looks up a repeated message id's
-stored reply and, on PostgreSQL, locks the ledger accounts of its pot and seated stacks), apply one engine action to
-the stored state, check every chip the action moved as one ledger batch (no statement of its own for those
-accounts), then write that batch's transfers and balances, append the deal's events, write the new state with its
-version and clock, and store the reply when the message carried an id (one statement on PostgreSQL: statements.py).
-Only after commit are the table's viewers, the lobby, the listeners and the clock told
-(notify.py). Lock order everywhere: the table row first with its own pot and seated stacks, then (a buy-in or chips
-added) the player's own limits row (wallet/limits.py), then other ledger rows in primary-key order. Only a holder of
-a table's row ever locks its pot and stacks, so they never wait in a cycle with the accounts locked after them.
+stored reply and, on PostgreSQL, locks the ledger accounts of its pot, house account and seated stacks), apply one
+engine action to the stored state, check every chip the action moved as one ledger batch (no statement of its own
+for those accounts), then write that batch's transfers and balances, append the deal's events, write the new state
+with its version and clock, and store the reply when the message carried an id (one statement on PostgreSQL:
+statements.py). Only after commit are the table's viewers, the lobby, the listeners and the clock told (notify.py).
+Lock order everywhere: the table row first with its own pot, house account and seated stacks, then (a buy-in or
+chips added) the player's own limits row (wallet/limits.py), then other ledger rows in primary-key order. Only a
+holder of a table's row ever locks its pot, house account and stacks, so they never wait in a cycle with the
+accounts locked after them.
 """
 
 from __future__ import annotations
@@ -107,10 +108,10 @@ def close_table(table_id: int, staff=None, *, idle_before=None) -> Table:
         state = loads(table)
         if staff is not None and not getattr(staff, "is_staff", False):
             raise DoorError("illegal_action", "Only staff close a table.")
-        # Its stand-ups and clocks move chips in several batches (a balance now, the house later): every account
+        # Its stand-ups and clocks move chips in several batches (a balance now, the bots' pool later): every account
         # they can touch is locked here first, in primary-key order, as a single move locks those it does not hold
-        # yet (the pot and stacks came with the row), so a player seated at two tables cannot deadlock this closing
-        # against a move at his other table.
+        # yet (the pot, house account and stacks came with the row), so a player seated at two tables cannot
+        # deadlock this closing against a move at his other table.
         ledger.lock_accounts(table.pk, chips_of(state).seats)
         # The actions share one state object, so only the closing itself is announced, with the final state.
         for seat in sorted(chips_of(state).seats.values()):

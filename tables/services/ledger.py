@@ -51,7 +51,7 @@ def movements(
             moves.append(_move(TransferKind.BET, _stack(player, table_id), pot, paid, f"{key}:in:{player}", table_id))
     rake = after.rake_taken - before.rake_taken
     if rake:
-        moves.append(_move(TransferKind.RAKE, pot, AccountRef.house(), rake, f"{key}:rake", table_id, family))
+        moves.append(_move(TransferKind.RAKE, pot, AccountRef.house(table_id), rake, f"{key}:rake", table_id, family))
     for player in sorted(before.stacks):
         won = final[player] - before.stacks[player]
         if won > 0:
@@ -85,10 +85,10 @@ def _player_at(chips: Chips, seat) -> str:
 
 
 def lock_accounts(table_id: int, players) -> None:
-    """Lock (in one statement, primary-key order) every account the table's chips can move between: its pot, the
-    house, the bots' pool, and each seated player's stack and balance (the pot and stacks, held since the row's lock
-    on PostgreSQL, again: a no-op). For a change made of several batches."""
-    refs = [AccountRef.pot(table_id), AccountRef.house(), AccountRef.bots_pool()]
+    """Lock (in one statement, primary-key order) every account the table's chips can move between: its pot, its
+    house account, the bots' pool, and each seated player's stack and balance (the pot, house account and stacks,
+    held since the row's lock on PostgreSQL, again: a no-op). For a change made of several batches."""
+    refs = [AccountRef.pot(table_id), AccountRef.house(table_id), AccountRef.bots_pool()]
     for player in players:
         refs += [_stack(player, table_id), AccountRef.balance(int(player))]
     lock_ledger(refs)

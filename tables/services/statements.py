@@ -45,19 +45,21 @@ def _lock_sql(vendor: str, with_reply: bool) -> str:
     sql = f"SELECT {columns} FROM {table} WHERE {table}.{q('id')} = %s"
     if not connection.features.has_select_for_update:  # SQLite, where a writer locks the whole database
         return sql
-    # PostgreSQL: then, in the same statement, the ledger accounts of the table's pot and of its seated players'
-    # stacks (tables_tableseat), locked in primary-key order, with their balances: a bet, an ante or a pay-out moves
-    # chips between those only and needs no locking statement of its own (wallet/batch.py `held`). The row is
-    # locked first (`locked` is read before `accounts`), and a table's pot and stacks are locked by nobody but a
-    # holder of its row, so taking them before the other accounts an action moves cannot close a cycle of waits.
-    # Each arm names its account by the unique partial index that holds it (the pot by table, a stack by player and
-    # table), so the ledger's size does not matter: an `IN` under the `OR` scanned every stack account ever opened.
+    # PostgreSQL: then, in the same statement, the ledger accounts of the table's pot, of its house account (the
+    # rake) and of its seated players' stacks (tables_tableseat), locked in primary-key order, with their balances:
+    # a bet, an ante, a pay-out or the rake moves chips between those only and needs no locking statement of its own
+    # (wallet/batch.py `held`). The row is locked first (`locked` is read before `accounts`), and a table's pot,
+    # house account and stacks are locked by nobody but a holder of its row, so taking them before the other
+    # accounts an action moves cannot close a cycle of waits. Each arm names its account by the unique partial index
+    # that holds it (the pot and the house account by table, a stack by player and table), so the ledger's size does
+    # not matter: an `IN` under the `OR` scanned every stack account ever opened.
     accounts, seats = q(LedgerAccount._meta.db_table), q(TableSeat._meta.db_table)
     account_columns = ", ".join(q(column) for column in ACCOUNT_COLUMNS)  # as `held` reads them
     here = f"{q('table_id')} = (SELECT {q('id')} FROM locked)"
     return (
         f"WITH locked AS ({sql} FOR UPDATE OF {table}), "
         f"accounts AS (SELECT {account_columns} FROM {accounts} WHERE ({q('kind')} = 'pot' AND {here}) "
+        f"OR ({q('kind')} = 'house' AND {here}) "
         f"OR ({q('kind')} = 'stack' AND {here} AND {q('user_id')} = ANY(ARRAY(SELECT {q('user_id')} FROM {seats} "
         f"WHERE {here}))) ORDER BY {q('id')} FOR UPDATE) "
         f"SELECT locked.*, (SELECT json_agg(json_build_array({account_columns}) ORDER BY {q('id')}) FROM accounts) FROM locked"

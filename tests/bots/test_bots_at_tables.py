@@ -15,7 +15,7 @@ from tables import services as door
 from tables.engine.play import TableState
 from tables.models import Deal, Table
 from wallet import services as wallet
-from wallet.accounts import bots_pool_account, house_account
+from wallet.accounts import bots_pool_account, house_takings
 from wallet.models import Transfer, TransferKind
 from wallet.selectors import balance_of
 
@@ -132,7 +132,7 @@ def test_no_rake_at_a_table_with_a_bot_S8(ann, staff, pool):
     door.sit(people.pk, boris, 400, seat=1)
     play_people_deal(people.pk, ann, boris)
     assert Deal.objects.get(table=people).rake > 0  # the control: people pay rake on this deal
-    house_after_people = house_account().balance
+    house_after_people = house_takings()
 
     with_bot = door.create_table(ann, "classic", 10, 2, bots_allowed=True)
     bots.seat_bot(with_bot, "strong", by_user=ann)
@@ -144,7 +144,7 @@ def test_no_rake_at_a_table_with_a_bot_S8(ann, staff, pool):
     deal = Deal.objects.get(table=with_bot)
     assert deal.pot > 20  # more than the two antes went in
     assert deal.rake == 0 and state_of(with_bot.pk).rake_taken == 0
-    assert house_account().balance == house_after_people
+    assert house_takings() == house_after_people
     assert not Transfer.objects.filter(kind=TransferKind.RAKE, table_id=with_bot.pk).exists()
     audit_clean()
 

@@ -1,7 +1,8 @@
 """Issue 11, defect 8: closing a table takes its ledger locks in the order every move takes them (primary key),
 all at once, before any of its batches: it used to lock a player's balance (a stand-up's cash-out) and only later
 the house (the rake of the deal its stand-ups ended), so a move at that player's other table, which locks the house
-first, could deadlock with it."""
+first, could deadlock with it. The house now keeps its rake in an account a table, locked with the table's row
+(session 16); the bots' pool is the account every table shares, so the closing is held up here on the pool."""
 
 import threading
 import time
@@ -12,7 +13,7 @@ from django.db import OperationalError, connection, connections, transaction
 from tables import services
 from tests.tables.conftest import audit_clean, make_user, state_of
 from wallet import services as wallet
-from wallet.accounts import balance_account, house_account
+from wallet.accounts import balance_account, bots_pool_account
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,16 +32,16 @@ def waiting_for_a_lock(bound=200) -> bool:
     return False
 
 
-def test_closing_holds_no_balance_while_it_waits_for_the_house(staff):
+def test_closing_holds_no_balance_while_it_waits_for_an_account_every_table_shares(staff):
     if connection.vendor != "postgresql":
         pytest.skip("row locks are PostgreSQL's")
     # The closing runs on a thread that needs a pooled connection of its own within the 10 s the lock wait is
     # watched: start from a fresh pool (earlier tests' threads can leave connections checked out; in the full CI
-    # order the closing waited for the pool, not the house, and the wait for a lock was never seen).
+    # order the closing waited for a pooled connection, not the row lock, and the wait for a lock was never seen).
     connections.close_all()
     if getattr(connection, "pool", None) is not None:
         connection.close_pool()
-    house = house_account()  # the lowest key of the accounts the closing touches: every move locks it first
+    pool = bots_pool_account()  # the lowest key of the accounts the closing touches: every move locks it first
     ann, boris, vera = (make_user(f"{n}@example.com", display_name=n) for n in ("Ann", "Boris", "Vera"))
     for user in (ann, boris, vera):
         wallet.credit(user, 10_000, reason="welcome chips", staff=staff)
@@ -55,7 +56,7 @@ def test_closing_holds_no_balance_while_it_waits_for_the_house(staff):
     bet = next(e for e in state.legal_moves(seat) if e.kind == "bet")
     services.act(table.pk, (ann, boris, vera)[seat], {"kind": "bet", "amount": bet.max})  # a pot that pays rake
     ann_balance = balance_account(ann).pk
-    assert house.pk < ann_balance
+    assert pool.pk < ann_balance
 
     outcome = {}
 
@@ -71,9 +72,9 @@ def test_closing_holds_no_balance_while_it_waits_for_the_house(staff):
     closer = threading.Thread(target=close)
     with transaction.atomic():
         with connection.cursor() as cursor:
-            cursor.execute("SELECT id FROM wallet_ledgeraccount WHERE id = %s FOR UPDATE", [house.pk])
+            cursor.execute("SELECT id FROM wallet_ledgeraccount WHERE id = %s FOR UPDATE", [pool.pk])
         closer.start()
-        assert waiting_for_a_lock(), outcome  # the closing waits for the house (an error it met: in `outcome`)
+        assert waiting_for_a_lock(), outcome  # the closing waits for the pool (an error it met: in `outcome`)
         try:
             with transaction.atomic(), connection.cursor() as cursor:
                 cursor.execute("SELECT id FROM wallet_ledgeraccount WHERE id = %s FOR UPDATE NOWAIT", [ann_balance])
@@ -82,5 +83,5 @@ def test_closing_holds_no_balance_while_it_waits_for_the_house(staff):
             balance_was_free = False
     closer.join(timeout=60)
     assert outcome.get("closed"), outcome
-    assert balance_was_free, "the closing held Ann's balance while it waited for the house"
+    assert balance_was_free, "the closing held Ann's balance while it waited for the pool"
     audit_clean()

@@ -4,7 +4,7 @@ import pytest
 
 from tables import services
 from tables.models import ClientMessage, Deal, Table, TableSeat
-from wallet.accounts import bots_pool_account, house_account, pot_account, stack_account
+from wallet.accounts import bots_pool_account, house_account, house_takings, pot_account, stack_account
 from wallet.selectors import balance_of
 from wallet.services import fund_bots
 
@@ -112,7 +112,7 @@ def test_a_whole_classic_deal_moves_every_chip_through_the_ledger_S8(classic_tab
     assert stack_account(boris, classic_table.pk).balance == 400 - 30 + 59
     assert stack_account(ann, classic_table.pk).balance == 400 - 30
     assert pot_account(classic_table.pk).balance == 0
-    assert house_account().balance == 1
+    assert house_account(classic_table.pk).balance == house_takings() == 1  # the rake stays with its table
     deal = Deal.objects.get(table=classic_table)
     assert (deal.number, deal.pot, deal.rake) == (1, 60, 1)
     assert deal.ended_at is not None
@@ -154,7 +154,7 @@ def test_a_bulgarian_deal_where_everyone_else_folds(bulgarian_table, players):
     assert pot_account(bulgarian_table.pk).balance == 0
     # Pot 30 antes + 10 dark = 40; more than antes went in, so the rake is 3 % rounded down = 1 (S8).
     assert stack_account(first, bulgarian_table.pk).balance == 400 - 10 - 10 + 40 - 1
-    assert house_account().balance == 1
+    assert house_account(bulgarian_table.pk).balance == house_takings() == 1
     audit_clean()
 
 
@@ -203,6 +203,6 @@ def test_staff_closing_a_table_mid_deal_stands_everybody_up_and_cashes_out(class
     assert table.status == "closed"
     assert not TableSeat.objects.filter(table=table).exists()
     assert pot_account(table.pk).balance == 0
-    assert sum(balance_of(p) for p in players) + house_account().balance == 30_000
+    assert sum(balance_of(p) for p in players) + house_takings() == 30_000
     refused("table_closed", services.sit, table.pk, ann, 400)
     audit_clean()

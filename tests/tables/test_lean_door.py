@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from tables import services
 from tables.models import ClientMessage, Deal, DealEvent
+from wallet.accounts import house_account, house_takings
 
 from .conftest import audit_clean, ledger_matches_engine, state_of
 
@@ -177,6 +178,37 @@ PER_KIND = [  # (who, action, PostgreSQL, SQLite)
     (0, {"kind": "back"}, 2, 3),
     (1, {"kind": "stand"}, 7, 10),
 ]
+
+
+def test_a_deal_that_pays_the_house_locks_no_ledger_account_of_its_own_S8(classic_table, players):
+    """The rake goes to the table's own house account, which comes locked with the table's row like its pot
+    (session 16): the move that ends a second deal, rake and all, is as lean as the first one's but for the house
+    account the first deal opened. It used to lock the one house account of every table in a statement of its own,
+    so every deal ending anywhere queued on that row until its transaction committed."""
+    ann, boris, _ = players
+    users = [ann, boris]
+    for index, user in enumerate(users):
+        services.sit(classic_table.pk, user, 400, seat=index)
+    moves = [{"kind": "new_deal"}, {"kind": "new_deal"}, {"kind": "bet", "amount": 20}, {"kind": "call"},
+             {"kind": "show"}]  # fmt: skip
+    ends = []
+    for deal in range(2):
+        services.queue_test_deck(classic_table.pk, ["9s 8d 7c", "Ah Kh Qh"])
+        for index, move in enumerate(moves):
+            user = users[index] if move["kind"] == "new_deal" else whose_turn(classic_table, users)
+            sql = statements(services.act, classic_table.pk, user, move, f"d{deal}m{index}")
+        ends.append(sql)
+    assert state_of(classic_table.pk).phase == "waiting"
+    house = house_account(classic_table.pk)
+    assert house.balance == house_takings() == 2  # 3 % of each deal's pot of 60, rounded down (S8)
+    locking = [q for q in ends[1] if "wallet_ledgeraccount" in q and "FOR UPDATE" in q and "WITH locked" not in q]
+    if ON_POSTGRESQL:
+        assert locking == [], ends[1]
+        # The lock, the deal's events read, the deal closed with its players' results, and the move's writes (the
+        # first deal's end also opened the house account: a savepoint, its insert and the batch's own statements).
+        assert len(ends[1]) == 4, ends[1]
+    ledger_matches_engine(classic_table.pk)
+    audit_clean()
 
 
 def test_every_kind_of_action_runs_its_pinned_number_of_statements(classic_table, players):

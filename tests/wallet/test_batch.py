@@ -32,7 +32,7 @@ def seated(*players, stack=1000):
     for p in players:
         services.buy_in(p, TABLE, stack, ante=ANTE, key=f"sit-{p.pk}")
     accounts.pot_account(TABLE)
-    accounts.house_account()
+    accounts.house_account(TABLE)
 
 
 def bet(player, amount, key):
@@ -44,7 +44,7 @@ def pay_out(player, amount, key):
 
 
 def rake(amount, key):
-    return Movement(K.RAKE, AccountRef.pot(TABLE), AccountRef.house(), amount, key, family="classic")
+    return Movement(K.RAKE, AccountRef.pot(TABLE), AccountRef.house(TABLE), amount, key, family="classic")
 
 
 def a_deal(a, b, key="t7:v9"):
@@ -291,16 +291,19 @@ def _malformed(a, b, staff):
         "two different accounts": [Movement(K.BET, pot, pot, 10, "k")],
         "goes from a stack at a table to a table pot": [
             Movement(K.BET, AccountRef.balance(a.pk), pot, 10, "k"),
-            Movement(K.BET, AccountRef.stack(a.pk, TABLE), AccountRef.house(), 10, "k"),
+            Movement(K.BET, AccountRef.stack(a.pk, TABLE), AccountRef.house(TABLE), 10, "k"),
         ],
         "stays with one player": [
             Movement(K.CASH_OUT, stack_a, AccountRef.balance(b.pk), 10, "k"),
         ],
-        "stays at one table": [Movement(K.BET, stack_a, AccountRef.pot(TABLE + 1), 10, "k")],
+        "stays at one table": [
+            Movement(K.BET, stack_a, AccountRef.pot(TABLE + 1), 10, "k"),
+            Movement(K.RAKE, pot, AccountRef.house(TABLE + 1), 1, "k", family="classic"),  # its own table's house
+        ],
         "names table": [Movement(K.BET, stack_a, pot, 10, "k", table_id=TABLE + 1)],
         "rule family": [
-            Movement(K.RAKE, pot, AccountRef.house(), 1, "k"),
-            Movement(K.RAKE, pot, AccountRef.house(), 1, "k", family="x" * 17),
+            Movement(K.RAKE, pot, AccountRef.house(TABLE), 1, "k"),
+            Movement(K.RAKE, pot, AccountRef.house(TABLE), 1, "k", family="x" * 17),
         ],
         "staff member who made it": [
             Movement(K.CREDIT, AccountRef.treasury(), AccountRef.balance(a.pk), 10, "k", memo="gift"),
@@ -328,6 +331,8 @@ def test_malformed_movements_are_refused_before_any_statement(two_seated, staff)
         lambda: AccountRef.stack(1, 0),
         lambda: AccountRef.pot(True),
         lambda: AccountRef("house", user_id=1),
+        lambda: AccountRef("house"),  # the house keeps its rake at a table
+        lambda: AccountRef.house(None),
         lambda: AccountRef("balance", user_id=1, table_id=3),
         lambda: AccountRef("wallet"),
     ],
@@ -459,7 +464,7 @@ def _movement(op, player, amount, key, staff) -> Movement:
         "cash_out": lambda: Movement(K.CASH_OUT, stack, balance, amount, key),
         "bet": lambda: Movement(K.BET, stack, pot, amount, key),
         "pay_out": lambda: Movement(K.PAY_OUT, pot, stack, amount, key),
-        "rake": lambda: Movement(K.RAKE, pot, AccountRef.house(), amount, key, family="classic"),
+        "rake": lambda: Movement(K.RAKE, pot, AccountRef.house(1), amount, key, family="classic"),
     }[op]()
 
 

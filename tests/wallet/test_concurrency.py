@@ -75,7 +75,7 @@ def test_concurrent_buy_ins_cash_outs_and_credits_keep_exact_balances():
     per_player[players[0].pk] += 5 * ROUNDS
     for p in players:
         assert balance_of(p) == per_player[p.pk]
-    assert accounts.house_account().balance == THREADS * ROUNDS
+    assert accounts.house_takings() == THREADS * ROUNDS
     assert Transfer.objects.filter(key__startswith="shared-").count() == ROUNDS
     report = audit_ledger()
     assert report.ok, report.problems

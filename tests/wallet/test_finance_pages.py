@@ -26,7 +26,7 @@ def staff_client(client, staff):
 
 def rake_on(day: date, table_id: int, family: str, amount: int):
     """A rake dated `day`: chips reach the pot through the services, the rake transfer is given its date."""
-    pot, house = accounts.pot_account(table_id), accounts.house_account()
+    pot, house = accounts.pot_account(table_id), accounts.house_account(table_id)
     services.fund_bots(amount, f"fund-{day}-{table_id}-{amount}")
     pool = accounts.bots_pool_account()
     Transfer.objects.create(

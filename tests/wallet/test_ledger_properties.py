@@ -51,7 +51,7 @@ class LedgerModel:
             "cash_out": (stack, balance, "cash_out"),
             "pay_in": (stack, pot, "bet"),
             "pay_out": (pot, stack, "pay_out"),
-            "rake": (pot, ("house",), "rake"),
+            "rake": (pot, ("house", table), "rake"),
         }[op]
         if op == "buy_in" and not 20 * ANTE <= amount <= 100 * ANTE:
             return "refused"
@@ -77,8 +77,8 @@ def label_of(account: LedgerAccount):
         return ("balance", account.user_id)
     if account.kind == "stack":
         return ("stack", account.user_id, account.table_id)
-    if account.kind == "pot":
-        return ("pot", account.table_id)
+    if account.kind in ("pot", "house"):
+        return (account.kind, account.table_id)
     return (account.kind,)
 
 

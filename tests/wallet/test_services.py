@@ -140,7 +140,7 @@ def test_a_deal_pot_paid_in_paid_out_and_raked_sums_to_zero_8(funded, other_play
     services.pay_out(funded, TABLE, 990, key="deal1-win")
     assert rake.family == "classic" and rake.table_id == TABLE
     assert accounts.pot_account(TABLE).balance == 0
-    assert accounts.house_account().balance == 30
+    assert accounts.house_takings() == 30
     assert accounts.stack_account(funded, TABLE).balance == 1480
     assert accounts.stack_account(other_player, TABLE).balance == 490
     assert audit_ledger().ok
