@@ -81,7 +81,7 @@ class AccountRef:
         if self.kind not in _ACCOUNT_KINDS:
             raise WalletError(f"Unknown account kind {self.kind!r}.")
         needs_user = self.kind in (AccountKind.BALANCE, AccountKind.STACK)
-        needs_table = self.kind in (AccountKind.STACK, AccountKind.POT, AccountKind.HOUSE)
+        needs_table = self.kind in _TABLE_KINDS
         if needs_user:
             if self.user_id is None:
                 raise WalletError("A ledger account needs a saved user.")
