@@ -190,7 +190,8 @@ class CpuMeter:
         self.processes = [p for p in processes if p.alive()]
 
     def _seconds(self) -> dict:
-        seconds = {p.name: self._read(p.pid) for p in self.processes}
+        # The stack's own PostgreSQL (`--pg-stats`) is counted once, with every other PostgreSQL process.
+        seconds = {p.name: self._read(p.pid) for p in self.processes if p.name != "postgres"}
         seconds["postgres"] = postgres_cpu_seconds()
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
         seconds["client"] = children.ru_utime + children.ru_stime
@@ -566,7 +567,7 @@ def main(argv: list[str]) -> int:
         status = 130
     finally:
         if stack is not None and stack.processes:
-            stack.stop()
+            stack.stop(keep_logs=status != 0)
             if not args.keep and status == 0:
                 shutil.rmtree(stack.log_dir, ignore_errors=True)
             elif stack.log_dir.exists():

@@ -466,7 +466,7 @@ class Stack:
         return {p.name: {**log_errors(p.log()), "lines": error_lines(p.log()), "log": str(p.log_path)}
                 for p in self.processes}
 
-    def stop(self) -> None:
+    def stop(self, keep_logs: bool = False) -> None:
         # Ignore a second Ctrl-C (or SIGTERM) while cleaning up: half a clean-up leaves orphans.
         previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
         try:
@@ -483,8 +483,8 @@ class Stack:
                 for process in self.processes:
                     if process.name.startswith("postgres"):
                         process.wait_or_kill(10)
-                if not self.keep:
-                    shutil.rmtree(self.log_dir, ignore_errors=True)
+                if not self.keep:  # `keep_logs`: a failed run's logs stay for its caller to point at
+                    shutil.rmtree(self.postgres.data if keep_logs else self.log_dir, ignore_errors=True)
             elif self.db_created and not self.keep:
                 try:
                     pg_admin(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)', self.pg_admin_url)
