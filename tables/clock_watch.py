@@ -28,7 +28,8 @@ _watched_loops: weakref.WeakSet = weakref.WeakSet()
 
 
 def overdue_clocks(now=None) -> list[tuple[int, int]]:
-    """(table id, version) of every open table whose running clock is past its deadline (one indexed query)."""
+    """(table id, version) of every open table whose running clock is past its deadline (one query, narrowed by the
+    status's index: the deadline has none, so that an action's update of the row writes no index)."""
     return list(
         Table.objects.filter(status=TableStatus.OPEN, clock_deadline__lte=now or timezone.now()).values_list(
             "id", "version"

@@ -3,8 +3,9 @@
 With every account already open a batch costs two statements on PostgreSQL (three on SQLite), whatever its length:
 
 1. one `SELECT … ORDER BY id FOR UPDATE` of every account it names: the locks, in one order (primary key), and
-   the fresh balances; none at all when the caller's transaction already holds them (`held`: a table action's pot
-   and seated stacks come locked with the table's row, so a bet or an ante is one statement);
+   the fresh balances; none at all when the caller's transaction already holds them (`held`: a table action's pot,
+   house account and seated stacks come locked with the table's row, so a bet, an ante or the rake is one
+   statement);
 2. one `INSERT … SELECT … WHERE NOT EXISTS (a transfer with one of the keys) ON CONFLICT DO NOTHING RETURNING`
    of all its transfers, which on PostgreSQL also runs, in a data-modifying `WITH` under the same condition, the
    `UPDATE … SET balance = balance + CASE id WHEN … END WHERE id IN (…)` of every balance that changes;
@@ -263,7 +264,7 @@ def _open(refs) -> None:
 
 def held(rows) -> dict[AccountRef, LedgerAccount]:
     """Accounts read under their lock, as rows of ACCOUNT_COLUMNS: by `_lock`, or by the caller's transaction itself
-    (the table's own pot and stacks, with its row: tables/services/statements.py), for `move`."""
+    (the table's own pot, house account and stacks, with its row: tables/services/statements.py), for `move`."""
     db = connections[DEFAULT_DB_ALIAS]
     accounts = (LedgerAccount.from_db(db.alias, ACCOUNT_COLUMNS, tuple(row)) for row in rows)
     return {AccountRef.of(account): account for account in accounts}

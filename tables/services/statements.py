@@ -69,7 +69,8 @@ def _lock_sql(vendor: str, with_reply: bool) -> str:
 def lock_row(table_id: int, reply_to: tuple[int, str] | None) -> Table | None:
     """The table's row locked until the transaction ends (None if there is none); with `reply_to` (user id, client
     id) the same statement reads the stored reply to that message into `table.stored_reply` (None if none). On
-    PostgreSQL it also locks the table's pot and seated stacks: `table.ledger_accounts` (wallet.batch.held)."""
+    PostgreSQL it also locks the table's pot, house account and seated stacks: `table.ledger_accounts`
+    (wallet.batch.held)."""
     params = [] if reply_to is None else list(reply_to)
     db = rows.db()
     with db.cursor() as cursor:

@@ -6,6 +6,17 @@ from django.conf import settings
 from django.db import migrations, models
 
 
+def _back_only_without_table_houses(apps, schema_editor):
+    """Going back would leave the rake in accounts the old constraints refuse (a house with a table, several houses):
+    refused, with the reason, as long as any house account has a table."""
+    LedgerAccount = apps.get_model("wallet", "LedgerAccount")
+    if LedgerAccount.objects.filter(kind="house", table_id__isnull=False).exists():
+        raise RuntimeError(
+            "wallet 0005 cannot be undone: rake is kept in house accounts of tables; the old single house account "
+            "would need a ledger transfer from each of them first"
+        )
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -34,4 +45,6 @@ class Migration(migrations.Migration):
             model_name='ledgeraccount',
             constraint=models.UniqueConstraint(condition=models.Q(('kind__in', ('treasury', 'bots_pool')), models.Q(('kind', 'house'), ('table_id__isnull', True)), _connector='OR'), fields=('kind',), name='wallet_one_singleton_per_kind'),
         ),
+        # Last, so that going back checks first.
+        migrations.RunPython(migrations.RunPython.noop, _back_only_without_table_houses),
     ]
