@@ -11,7 +11,7 @@ server is shared and is not restarted to load it). Around each play step `Databa
   PostgreSQL flushes a backend's table counters when it is next busy, or after ten idle seconds: the last second of
   a step may count in the next one.
 
-Its own connection, opened and closed around each reading, so it holds none while the load runs.
+Its own connection, opened and closed as a step begins and as it ends, so it holds none while the load runs.
 """
 
 from __future__ import annotations
@@ -33,47 +33,49 @@ class Statement:
     query: str
 
 
-def _read(url: str, sql: str, params=()) -> list[tuple]:
-    with psycopg.connect(url, autocommit=True, connect_timeout=10) as connection:
-        return connection.execute(sql, params).fetchall()
+def _connect(url: str) -> psycopg.Connection:
+    return psycopg.connect(url, autocommit=True, connect_timeout=10)
 
 
 def enable(url: str) -> None:
     """pg_stat_statements in the bench's database (its server was started with the library loaded)."""
-    with psycopg.connect(url, autocommit=True, connect_timeout=10) as connection:
+    with _connect(url) as connection:
         connection.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
 
 
+_COUNTERS = (
+    "SELECT coalesce(sum(n_tup_upd), 0)::bigint, coalesce(sum(n_tup_hot_upd), 0)::bigint FROM pg_stat_user_tables "
+    "WHERE relname = 'tables_table'"
+)
+
+
 class DatabaseMeter:
-    """`with DatabaseMeter(url) as db: …` then `db.report(accepted)`."""
+    """`with DatabaseMeter(url) as db: …` then `db.report(accepted)`: one connection as the step begins, one as it
+    ends."""
 
     def __init__(self, url: str):
         self.url = url
 
     def __enter__(self):
-        _read(self.url, "SELECT pg_stat_statements_reset()")
-        self.lsn, self.updates, self.hot = self._position()
+        with _connect(self.url) as connection:
+            connection.execute("SELECT pg_stat_statements_reset()")
+            (self.lsn,) = connection.execute("SELECT pg_current_wal_lsn()::text").fetchone()
+            self.updates, self.hot = connection.execute(_COUNTERS).fetchone()
         return self
 
     def __exit__(self, *exc):
-        self.end_lsn, self.end_updates, self.end_hot = self._position()
-        self.statements = _read(
-            self.url,
-            "SELECT calls, total_exec_time, query FROM pg_stat_statements WHERE calls > 0 "
-            "ORDER BY total_exec_time DESC",
-        )
-
-    def _position(self) -> tuple[str, int, int]:
-        (lsn, updates, hot), = _read(
-            self.url,
-            "SELECT pg_current_wal_lsn()::text, coalesce(sum(n_tup_upd), 0)::bigint, "
-            "coalesce(sum(n_tup_hot_upd), 0)::bigint FROM pg_stat_user_tables WHERE relname = 'tables_table'",
-        )
-        return lsn, updates, hot
+        with _connect(self.url) as connection:
+            (self.wal,) = connection.execute(
+                "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), %s::pg_lsn)::bigint", (self.lsn,)
+            ).fetchone()
+            updates, hot = connection.execute(_COUNTERS).fetchone()
+            self.updates, self.hot = updates - self.updates, hot - self.hot
+            self.statements = connection.execute(
+                "SELECT calls, total_exec_time, query FROM pg_stat_statements WHERE calls > 0 "
+                "ORDER BY total_exec_time DESC"
+            ).fetchall()
 
     def report(self, accepted: int) -> dict:
-        (wal,), = _read(self.url, "SELECT pg_wal_lsn_diff(%s::pg_lsn, %s::pg_lsn)::bigint", (self.end_lsn, self.lsn))
-        updates, hot = self.end_updates - self.updates, self.end_hot - self.hot
         total = sum(row[1] for row in self.statements) or 1.0
         top = [
             Statement(calls, round(ms / calls, 3), round(ms, 1), round(ms / total, 3),
@@ -81,9 +83,9 @@ class DatabaseMeter:
             for calls, ms, query in self.statements[:TOP]
         ]
         return {
-            "wal_bytes_per_message": round(wal / accepted) if accepted else None,
-            "table_updates": updates,
-            "table_updates_hot_percent": round(100 * hot / updates, 1) if updates else None,
+            "wal_bytes_per_message": round(self.wal / accepted) if accepted else None,
+            "table_updates": self.updates,
+            "table_updates_hot_percent": round(100 * self.hot / self.updates, 1) if self.updates else None,
             "statement_ms": round(total, 1),
             "top_statements": [asdict(s) for s in top],
         }
