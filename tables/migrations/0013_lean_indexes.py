@@ -10,21 +10,21 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 
-def _drop_index(model: str, name: str, column: str) -> migrations.SeparateDatabaseAndState:
-    table = f"tables_{model}"
+def _drop_table_index(model: str, related_name: str, index: str) -> migrations.SeparateDatabaseAndState:
+    """The model's foreign key to its table without an index of its own: the index dropped, the key left alone."""
     return migrations.SeparateDatabaseAndState(
         state_operations=[
             migrations.AlterField(
                 model_name=model,
                 name="table",
                 field=models.ForeignKey(
-                    db_index=False, on_delete=django.db.models.deletion.CASCADE,
-                    related_name="client_messages" if model == "clientmessage" else "deal_events", to="tables.table",
+                    db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name=related_name,
+                    to="tables.table",
                 ),
             ),
         ],
         database_operations=[
-            migrations.RunSQL(f'DROP INDEX IF EXISTS "{name}"', f'CREATE INDEX "{name}" ON "{table}" ("{column}")'),
+            migrations.RunSQL(f'DROP INDEX IF EXISTS "{index}"', f'CREATE INDEX "{index}" ON "tables_{model}" ("table_id")'),
         ],
     )
 
@@ -35,8 +35,8 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        _drop_index("clientmessage", "tables_clientmessage_table_id_5f6509bf", "table_id"),
-        _drop_index("dealevent", "tables_dealevent_table_id_4364c87a", "table_id"),
+        _drop_table_index("clientmessage", "client_messages", "tables_clientmessage_table_id_5f6509bf"),
+        _drop_table_index("dealevent", "deal_events", "tables_dealevent_table_id_4364c87a"),
         migrations.AlterField(
             model_name="table",
             name="clock_deadline",
