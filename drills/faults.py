@@ -42,6 +42,7 @@ from . import chips, crowd, sight, truth
 from .crowd import loadavg, say
 
 CLOCK_SCALE = "0.25"  # a move 5 s, Show/Fold 0.75 s, split 2.5 s, a svara offer 2.5 s, New deal 7.5 s
+SETTLE_GRACE = 2 * 5.0 + 7.5  # seconds: two move clocks and a New deal clock at CLOCK_SCALE
 CLOCK_BOUND = 3.0  # seconds: how late a clock may run out while one process is dead (issue 11)
 SINGLE = ("web1", "worker", "web2", "beat")  # SIGKILLed in turn
 SERVERS = ("postgres", "redis")  # restarted in turn, one every `--restart-every` kills
@@ -177,19 +178,32 @@ def main(argv: list[str]) -> int:
             time.sleep(2)
         from tables.models import Deal
 
-        played_on = {t: Deal.objects.filter(table_id=t, ended_at__gt=last_fault).count() for t in people.tables}
+        def deals_since_last_fault() -> dict:
+            return {t: Deal.objects.filter(table_id=t, ended_at__gt=last_fault).count() for t in people.tables}
+
+        played_on = deals_since_last_fault()
+        # A lazy player's move is a whole move clock (5 s at CLOCK_SCALE): a deal with two or three of them left
+        # to the clock outlasts a short settle while nothing is wrong. A table still between deals is given up to
+        # SETTLE_GRACE more seconds (two move clocks and a New deal clock) before it counts as stuck; the stuck
+        # table's versions are read now, before the client's drain (where nobody presses New deal).
+        grace_until = time.monotonic() + SETTLE_GRACE
+        while not all(played_on.values()) and time.monotonic() < grace_until:
+            stack.check_alive()
+            time.sleep(1)
+            played_on = deals_since_last_fault()
+        stuck = [t for t, n in played_on.items() if not n]
+        stuck_report = stuck_lines(stuck, last_fault) if stuck else []
         connections.close_all()
         report["load_end_of_play"] = loadavg()
         result = client.stop()
         stack.check_alive()
         report["client"] = {k: v for k, v in result.items() if k != "outages"}
-        stuck = [t for t, n in played_on.items() if not n]
         report["deals_after_last_fault"] = played_on
         say(f"  every table played on after the last fault: {'yes' if not stuck else f'no: {stuck}'} "
             f"({sum(played_on.values())} deals)")
         if stuck:
             failures.append(f"tables that did not play on after the last fault: {stuck}")
-            for line in stuck_lines(stuck, last_fault):
+            for line in stuck_report:
                 say(f"    {line}")
 
         kinds = Counter(f.kind for f in faults)
