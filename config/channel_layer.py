@@ -45,6 +45,15 @@ class _Shard(pubsub.RedisSingleShardConnection):
                 log.exception("the channel layer's receive failed")
                 await asyncio.sleep(1)
 
+    async def publish(self, channel, message):
+        # A connection kept from before Redis restarted fails once ("Connection closed by server") and is dropped:
+        # the message goes once more on a fresh one (a process with no subscription of its own never heard of the
+        # restart). Still down: the second error is raised, as before. A message twice is harmless (versions).
+        try:
+            await super().publish(channel, message)
+        except RedisConnectionError:
+            await super().publish(channel, message)
+
     def _lost(self) -> None:
         redis, self._redis, self._pubsub, self._receive_task = self._redis, None, None, None
         self._subscribed_to = set()

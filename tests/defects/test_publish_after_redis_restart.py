@@ -1,0 +1,67 @@
+"""A process that only publishes to a table's group (none of its sockets watches it) kept a pooled connection to
+Redis from before Redis restarted: its next group message failed on that dead connection ("Connection closed by
+server") and was lost, so the table's viewers in the other processes missed a change. The layer now sends it once
+more on a fresh connection (config/channel_layer.py). Found by a review of the fault drill's Redis restarts."""
+
+import asyncio
+import shutil
+import subprocess
+import time
+
+import pytest
+import redis
+from asgiref.sync import async_to_sync
+
+from bench.live_stack import free_port
+from config.channel_layer import RedisPubSubChannelLayer
+
+
+def start_redis(port: int) -> subprocess.Popen:
+    process = subprocess.Popen([shutil.which("redis-server"), "--port", str(port), "--bind", "127.0.0.1", "--save",
+                                "", "--appendonly", "no"], stdout=subprocess.DEVNULL)  # fmt: skip
+    client = redis.Redis(port=port, socket_timeout=1)
+    for _ in range(200):
+        try:
+            client.ping()
+            return process
+        except redis.RedisError:
+            time.sleep(0.05)
+    process.kill()
+    raise RuntimeError("redis-server did not start")
+
+
+@pytest.fixture
+def restartable_redis():
+    if shutil.which("redis-server") is None:
+        pytest.skip("needs redis-server")
+    port = free_port()
+    servers = [start_redis(port)]
+
+    def restart():
+        servers[-1].kill()
+        servers[-1].wait()
+        servers.append(start_redis(port))
+
+    yield f"redis://127.0.0.1:{port}/0", restart
+    servers[-1].kill()
+    servers[-1].wait()
+
+
+def test_a_group_message_after_redis_restarted_reaches_the_viewers_of_another_process(restartable_redis):
+    url, restart = restartable_redis
+
+    async def scenario():
+        publisher = RedisPubSubChannelLayer(hosts=[url])  # the process where the move was made
+        viewers = RedisPubSubChannelLayer(hosts=[url])  # another daphne, whose socket watches the table
+        await publisher.group_send("table-1", {"type": "table.changed", "version": 1})
+        restart()
+        channel = await viewers.new_channel()
+        await viewers.group_add("table-1", channel)
+        await publisher.group_send("table-1", {"type": "table.changed", "version": 2})
+        try:
+            return await asyncio.wait_for(viewers.receive(channel), 5)
+        finally:
+            await publisher.flush()
+            await viewers.flush()
+
+    assert async_to_sync(scenario)() == {"type": "table.changed", "version": 2}
