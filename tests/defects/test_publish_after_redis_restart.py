@@ -5,29 +5,14 @@ more on a fresh connection (config/channel_layer.py). Found by a review of the f
 
 import asyncio
 import shutil
-import subprocess
-import time
 
 import pytest
-import redis
 from asgiref.sync import async_to_sync
 
 from bench.live_stack import free_port
 from config.channel_layer import RedisPubSubChannelLayer
 
-
-def start_redis(port: int) -> subprocess.Popen:
-    process = subprocess.Popen([shutil.which("redis-server"), "--port", str(port), "--bind", "127.0.0.1", "--save",
-                                "", "--appendonly", "no"], stdout=subprocess.DEVNULL)  # fmt: skip
-    client = redis.Redis(port=port, socket_timeout=1)
-    for _ in range(200):
-        try:
-            client.ping()
-            return process
-        except redis.RedisError:
-            time.sleep(0.05)
-    process.kill()
-    raise RuntimeError("redis-server did not start")
+from .redis_server import start_redis
 
 
 @pytest.fixture

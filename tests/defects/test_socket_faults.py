@@ -3,11 +3,8 @@ close with 4503: try again) and releases the player's presence (the consumer use
 error frame, and the presence leaked)."""
 
 import shutil
-import subprocess
-import time
 
 import pytest
-import redis
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
@@ -15,6 +12,8 @@ from bench.live_stack import free_port
 from tables import services
 from tables.models import Presence
 from tests.tables.sockets import open_socket, receive, session_cookie
+
+from .redis_server import start_redis
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,19 +26,10 @@ def layer_at(port: int) -> dict:
 @pytest.fixture
 def own_redis():
     """A Redis server of this test's own, on a spare port, that the test may kill."""
-    server = shutil.which("redis-server")
-    if server is None:
+    if shutil.which("redis-server") is None:
         pytest.skip("needs redis-server")
     port = free_port()
-    process = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-                               stdout=subprocess.DEVNULL)
-    client = redis.Redis(port=port, socket_timeout=1)
-    for _ in range(100):
-        try:
-            client.ping()
-            break
-        except redis.RedisError:
-            time.sleep(0.05)
+    process = start_redis(port)
     yield port, process
     process.kill()
     process.wait()

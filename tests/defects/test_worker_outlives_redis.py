@@ -19,9 +19,10 @@ import time
 from pathlib import Path
 
 import pytest
-import redis
 
 from bench.live_stack import free_port, procfile_command
+
+from .redis_server import start_redis
 
 ROOT = Path(__file__).resolve().parents[2]
 # Seconds after the worker connected at which Redis goes away: the gossip step failed at about these, on this
@@ -33,19 +34,6 @@ def procfile_worker() -> list[str]:
     command = procfile_command("worker")
     assert command[:2] == ["celery", "-A"]
     return [sys.executable, "-m", *command]
-
-
-def start_redis(port: int) -> subprocess.Popen:
-    process = subprocess.Popen([shutil.which("redis-server"), "--port", str(port), "--bind", "127.0.0.1", "--save",
-                                "", "--appendonly", "no"], stdout=subprocess.DEVNULL)
-    client = redis.Redis(port=port, socket_timeout=1)
-    for _ in range(100):
-        try:
-            client.ping()
-            return process
-        except redis.RedisError:
-            time.sleep(0.05)
-    raise AssertionError("redis-server did not start")
 
 
 def worker_log_after_a_redis_restart(port: int, env: dict, log_path: Path, after: float,
