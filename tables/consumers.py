@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.language import language_of_scope
 
 from . import clock_watch, selectors, services
-from .db_threads import on_read_threads, through_the_door
+from .db_threads import at_table, on_read_threads, through_the_door
 from .errors import CLOSE_UNAVAILABLE, is_outage, unavailable
 from .protocol import BadMessage, parse_frame
 from .ratelimit import TokenBucket
@@ -194,9 +194,7 @@ class TableConsumer(GuardedConsumer):
                         self.table_id, self.user, request.text, request.id
                     )
                 else:
-                    ack = await through_the_door(services.act)(
-                        self.table_id, self.user, request.command, request.id
-                    )
+                    ack = await at_table(self.table_id, services.act, self.user, request.command, request.id)
             except services.DoorError as refused:
                 await self.send_json(error(refused.code, refused.message, request.id))
                 return

@@ -1,16 +1,23 @@
 """With psycopg's pool, the door's and the reads' threads keep their database connection from call to call, and give
 it back when a call left it unfit (inside a transaction, or broken) or after KEPT_SECONDS (tables/db_threads.py).
-The pool is PostgreSQL's (CI runs on it); without one, Django's CONN_MAX_AGE decides as around any call."""
+The pool is PostgreSQL's (CI runs on it); without one, Django's CONN_MAX_AGE decides as around any call. A process's
+door calls at one table take turns before they take a door thread (`at_table`)."""
 
+import asyncio
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from asgiref.sync import async_to_sync
-from django.db import OperationalError, connection
+from django.db import OperationalError, connection, connections, transaction
 
-from tables import db_threads
+from tables import db_threads, services
 from tables.db_threads import KeepingItsConnection
+from tables.models import Table
+from tables.protocol import Command
+
+from .conftest import state_of
 
 ON_POSTGRESQL = connection.vendor == "postgresql"
 pytestmark = [
@@ -118,3 +125,57 @@ def test_a_broken_connection_is_given_back_and_the_next_call_connects_afresh():
     finally:
         executor.submit(lambda: connection.close()).result()
         executor.shutdown()
+
+
+def hold_the_row(table_id: int, held: threading.Event, release: threading.Event) -> threading.Thread:
+    """Another process's transaction at the table: its row locked until `release` is set."""
+
+    def holding():
+        try:
+            with transaction.atomic():
+                Table.objects.select_for_update().get(pk=table_id)
+                held.set()
+                release.wait(30)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=holding)
+    thread.start()
+    assert held.wait(10)
+    return thread
+
+
+def test_new_deal_presses_queued_at_one_table_hold_one_door_thread_and_other_tables_play_on(players):
+    """RULES §10: every player presses New deal, all at once. While another process holds that table's row, a
+    process's presses there (twice as many as it has door threads) wait for their turn in the process, not each on a
+    door thread, so an action at another table still gets a thread and is answered."""
+    ann, boris, vera = players
+    busy = services.create_table(ann, "classic", 10, 6, False)
+    other = services.create_table(vera, "classic", 10, 6, False)
+    services.sit(busy.pk, ann, 400, seat=0)
+    services.sit(busy.pk, boris, 400, seat=1)
+    held, release = threading.Event(), threading.Event()
+    holder = hold_the_row(busy.pk, held, release)
+
+    async def presses_and_a_sit_elsewhere():
+        presses = [
+            asyncio.ensure_future(db_threads.at_table(busy.pk, services.act, user, Command("new_deal"), f"press-{n}"))
+            for n, user in enumerate([ann, boris] * db_threads.DOOR_THREADS)
+        ]
+        try:
+            sat = await asyncio.wait_for(
+                db_threads.at_table(other.pk, services.act, vera, Command("sit", amount=400), "sit-1"), timeout=10
+            )
+        finally:
+            release.set()
+        await asyncio.gather(*presses, return_exceptions=True)
+        return sat
+
+    try:
+        sat = async_to_sync(presses_and_a_sit_elsewhere)()
+    finally:
+        release.set()
+        holder.join(10)
+        db_threads.give_back_every_connection()
+    assert sat.version == Table.objects.get(pk=other.pk).version
+    assert state_of(busy.pk).deal_no == 1  # once the row was free, the presses went through: the first deal is on
