@@ -4,9 +4,9 @@
                          [--pg-stats]
                          [--target http://h:p[,http://h:p2] --database-url postgres://… [--redis-url redis://…]]
 
-Starts a production-like deployment on this machine (its own redis-server, its own PostgreSQL database on
-127.0.0.1:5432, migrated; two daphne processes, a Celery worker and beat as in the Procfile, all with
-config.settings.production), creates players with chips, logs them in, seats four a table and plays whole deals
+Starts a production-like deployment on this machine (its own redis-server, its own PostgreSQL database on the
+machine's server, over its Unix-domain socket when it may, else 127.0.0.1:5432, migrated; two daphne processes, a
+Celery worker and beat as in the Procfile, all with config.settings.production), creates players with chips, logs them in, seats four a table and plays whole deals
 for `--seconds` per step: `full` acts as soon as it is your turn, `paced` thinks 1–3 s. For each step it prints
 actions/s, deals/s, the round trip (message sent → its answer: the snapshot of its change, an ack or an error)
 p50/p95/p99/max and the error frames by code;
