@@ -6,10 +6,10 @@
 
 Starts a production-like deployment on this machine (its own redis-server, its own PostgreSQL database on the
 machine's server, over its Unix-domain socket when it may, else 127.0.0.1:5432, migrated; two daphne processes, a
-Celery worker and beat as in the Procfile, all with config.settings.production), creates players with chips, logs them in, seats four a table and plays whole deals
-for `--seconds` per step: `full` acts as soon as it is your turn, `paced` thinks 1–3 s. For each step it prints
-actions/s, deals/s, the round trip (message sent → its answer: the snapshot of its change, an ack or an error)
-p50/p95/p99/max and the error frames by code;
+Celery worker and beat as in the Procfile, all with config.settings.production), creates players with chips, logs
+them in, seats four a table and plays whole deals for `--seconds` per step: `full` acts as soon as it is your
+turn, `paced` thinks 1–3 s. For each step it prints actions/s, deals/s, the round trip (message sent → its answer:
+the snapshot of its change, an ack or an error) p50/p95/p99/max and the error frames by code;
 then, with the same sockets and rate, the same figures for a bare Channels echo consumer on the same stack
 (bench/echo_asgi.py) and the ratios; with `--floor`, the same tables' turns on the bare stack (each frame answered
 and carried through the channel layer to the table's other three sockets, over two daphnes: what a table's change
