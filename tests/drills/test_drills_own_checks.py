@@ -6,7 +6,15 @@ import random
 import pytest
 
 from drills.hostile import Generator
-from drills.shuffle import SmallSeedSpace, SwapWithAny, chi2_sf, positions_test, repeated, shuffled_directly
+from drills.shuffle import (
+    SmallSeedSpace,
+    SwapWithAny,
+    check_family,
+    chi2_sf,
+    positions_test,
+    repeated,
+    shuffled_directly,
+)
 from tables.protocol import BadMessage, parse_frame
 
 
@@ -22,6 +30,35 @@ def test_the_positions_test_passes_a_fair_shuffle_and_fails_a_biased_one():
     fair = positions_test(shuffled_directly("classic", 20_000, random.Random(7)))
     biased = positions_test(shuffled_directly("classic", 20_000, SwapWithAny()))
     assert fair.passed and not biased.passed
+
+
+def test_the_positions_statistic_of_a_fair_shuffle_has_the_chi_square_mean_and_false_alarm_rate():
+    # 400 fair samples of 600 six-card decks: the whole-table statistic's mean must be its (n-1)² = 25 df (it was
+    # n(n-1) = 30 before the permutation scale, which failed a fair 32-card shuffle in CI), and p < 0.05 about 5 %
+    # of the time (it was about 18 %).
+    rng = random.Random(19)
+    samples = [positions_test([tuple(rng.sample(range(6), 6)) for _ in range(600)]) for _ in range(400)]
+    mean = sum(sample.statistic for sample in samples) / len(samples)
+    below_5_percent = sum(sample.p < 0.05 for sample in samples) / len(samples)
+    assert samples[0].df == 25
+    assert mean == pytest.approx(25, abs=1.5)
+    assert below_5_percent < 0.09
+
+
+def test_a_borderline_family_deals_a_second_sample_which_must_fail_too():
+    def dealer(*shufflers):
+        samples = iter(shufflers)
+
+        def deal(family, decks):
+            return shuffled_directly(family, decks, next(samples)), 0
+
+        return deal
+
+    once = check_family("classic", 3_000, dealer(SwapWithAny(), random.Random(5)))
+    twice = check_family("classic", 3_000, dealer(SwapWithAny(), SwapWithAny()))
+    fair = check_family("classic", 3_000, dealer(random.Random(6)))  # a second sample would raise StopIteration
+    assert once == [] and fair == []
+    assert twice == [twice[0]] and "not uniform in 2 sample(s)" in twice[0]
 
 
 def test_the_repeat_check_catches_a_small_seed_space():
