@@ -283,6 +283,11 @@ CELERY_TASK_ALWAYS_EAGER = False
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
+# A task sent from a web process (a bot's move, from the door's thread after commit) retries once at once, which
+# is enough for a pooled connection Redis dropped on a restart; when Redis is down it fails in milliseconds (Celery's
+# default policy spent 0.6-0.75 s a message retrying, holding the door's thread). A lost bot move times out like
+# anyone's (bots/receivers.py logs it).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0, "interval_max": 0}
 # A lost ETA task comes back only after this (Redis caveat); the sweeper covers the gap.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
 CELERY_BEAT_SCHEDULE = {

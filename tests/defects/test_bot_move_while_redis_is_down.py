@@ -1,0 +1,50 @@
+"""A bot's move is sent to Celery from the door's thread, after the action commits (bots/receivers.py). With Redis
+down, Celery's default publish policy retried three times at growing intervals: every action at a bot table held a
+door thread for 0.6-0.75 s, and four such actions stalled every table of that daphne. The web processes now retry
+once at once (config/settings/base.py `CELERY_TASK_PUBLISH_RETRY_POLICY`), which still carries a move over a Redis
+restart."""
+
+import shutil
+
+import pytest
+import redis
+from kombu.exceptions import OperationalError
+
+from bench.live_stack import free_port
+from bots import tasks
+from config.celery import app
+
+from .redis_server import start_redis
+
+
+def _policy_counting(retries: list) -> dict:
+    return {**app.conf.task_publish_retry_policy, "errback": lambda error, interval: retries.append(interval)}
+
+
+def test_a_bot_move_sent_while_redis_is_down_fails_after_one_immediate_retry():
+    retries = []
+    with app.connection_for_write(f"redis://127.0.0.1:{free_port()}/0") as down:  # nobody listens there
+        with pytest.raises(OperationalError):
+            tasks.bot_act.apply_async((1, 1, 0), countdown=1, connection=down, retry_policy=_policy_counting(retries))
+    assert retries == [0]
+
+
+def test_a_bot_move_sent_after_redis_restarted_reaches_the_queue():
+    if shutil.which("redis-server") is None:
+        pytest.skip("needs redis-server")
+    port = free_port()
+    server = start_redis(port)
+    try:
+        with app.connection_for_write(f"redis://127.0.0.1:{port}/0") as connection:
+            tasks.bot_act.apply_async((1, 1, 0), countdown=1, connection=connection)
+            server.kill()
+            server.wait()
+            server = start_redis(port)  # the connection above now points at a closed socket
+            retries = []
+            tasks.bot_act.apply_async((1, 2, 0), countdown=1, connection=connection,
+                                      retry_policy=_policy_counting(retries))  # fmt: skip
+        assert redis.Redis(port=port).llen("celery") == 1  # the second move (the first went with the old server)
+        assert len(retries) <= 1
+    finally:
+        server.kill()
+        server.wait()
