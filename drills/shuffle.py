@@ -187,7 +187,7 @@ def positions_test(decks: list[tuple[int, ...]]) -> Positions:
     per_position = [sum((o - expected) ** 2 for o in row) / expected for row in counts]
     # A deck is a permutation: each puts one card in every row and every column, so the cells move together and
     # Pearson's sum over the whole table is n/(n-1) times a chi-square on (n-1)² df (its mean is n(n-1), not
-    # (n-1)²). Scaled back, the p-value is exact; unscaled, a fair shuffle of 32 cards failed about 1 run in 150.
+    # (n-1)²). Scaled back, the p-value is exact; unscaled, a fair shuffle failed this 0.001 test 0.9 % of the time.
     # Each row alone is a plain multinomial (the card at one position is uniform), so its own test needs no scale.
     statistic = sum(per_position) * (n - 1) / n
     df = (n - 1) ** 2
