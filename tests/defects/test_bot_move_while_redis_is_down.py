@@ -4,8 +4,6 @@ door thread for 0.6-0.75 s, and four such actions stalled every table of that da
 once at once (config/settings/base.py `CELERY_TASK_PUBLISH_RETRY_POLICY`), which still carries a move over a Redis
 restart."""
 
-import shutil
-
 import pytest
 import redis
 from kombu.exceptions import OperationalError
@@ -13,8 +11,6 @@ from kombu.exceptions import OperationalError
 from bench.live_stack import free_port
 from bots import tasks
 from config.celery import app
-
-from .redis_server import start_redis
 
 
 def _policy_counting(retries: list) -> dict:
@@ -29,22 +25,12 @@ def test_a_bot_move_sent_while_redis_is_down_fails_after_one_immediate_retry():
     assert retries == [0]
 
 
-def test_a_bot_move_sent_after_redis_restarted_reaches_the_queue():
-    if shutil.which("redis-server") is None:
-        pytest.skip("needs redis-server")
-    port = free_port()
-    server = start_redis(port)
-    try:
-        with app.connection_for_write(f"redis://127.0.0.1:{port}/0") as connection:
-            tasks.bot_act.apply_async((1, 1, 0), countdown=1, connection=connection)
-            server.kill()
-            server.wait()
-            server = start_redis(port)  # the connection above now points at a closed socket
-            retries = []
-            tasks.bot_act.apply_async((1, 2, 0), countdown=1, connection=connection,
-                                      retry_policy=_policy_counting(retries))  # fmt: skip
-        assert redis.Redis(port=port).llen("celery") == 1  # the second move (the first went with the old server)
-        assert len(retries) <= 1
-    finally:
-        server.kill()
-        server.wait()
+def test_a_bot_move_sent_after_redis_restarted_reaches_the_queue(restartable_redis):
+    url, restart = restartable_redis
+    with app.connection_for_write(url) as connection:
+        tasks.bot_act.apply_async((1, 1, 0), countdown=1, connection=connection)
+        restart()  # the connection above now points at a closed socket
+        retries = []
+        tasks.bot_act.apply_async((1, 2, 0), countdown=1, connection=connection, retry_policy=_policy_counting(retries))
+    assert redis.Redis.from_url(url).llen("celery") == 1  # the second move (the first went with the old server)
+    assert len(retries) <= 1

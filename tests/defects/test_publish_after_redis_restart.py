@@ -4,32 +4,10 @@ server") and was lost, so the table's viewers in the other processes missed a ch
 more on a fresh connection (config/channel_layer.py). Found by a review of the fault drill's Redis restarts."""
 
 import asyncio
-import shutil
 
-import pytest
 from asgiref.sync import async_to_sync
 
-from bench.live_stack import free_port
 from config.channel_layer import RedisPubSubChannelLayer
-
-from .redis_server import start_redis
-
-
-@pytest.fixture
-def restartable_redis():
-    if shutil.which("redis-server") is None:
-        pytest.skip("needs redis-server")
-    port = free_port()
-    servers = [start_redis(port)]
-
-    def restart():
-        servers[-1].kill()
-        servers[-1].wait()
-        servers.append(start_redis(port))
-
-    yield f"redis://127.0.0.1:{port}/0", restart
-    servers[-1].kill()
-    servers[-1].wait()
 
 
 def test_a_group_message_after_redis_restarted_reaches_the_viewers_of_another_process(restartable_redis):
