@@ -229,6 +229,7 @@ class TableConsumer(GuardedConsumer):
             return False
         self.committed = committed
         self.last_version = max(self.last_version, committed.version)
+        services.committed_seen(committed)  # the next move here may be played on it without the lock
         snapshot = selectors.snapshot(committed, self.user_id)
         # One frame a change: the snapshot carries the change's events this viewer may see.
         snapshot["events"] = events_for(events, snapshot["seat"])

@@ -101,7 +101,7 @@ class Committed:
         if table.clock_deadline is not None:
             clock = {"kind": table.clock_kind, "seats": list(table.clock_seats),
                      "deadline": table.clock_deadline.isoformat()}  # fmt: skip
-        return cls(_facts(table), table.version, table.state, clock)
+        return cls(facts_of(table), table.version, table.state, clock)
 
     def changed(self, message: dict) -> Committed:
         """The same table at the version a group message (notify.Change.message) carries."""
@@ -109,7 +109,8 @@ class Committed:
                          message["clock"])  # fmt: skip
 
 
-def _facts(table: Table) -> dict:
+def facts_of(table: Table) -> dict:
+    """What a snapshot says of the table itself, besides its state and clock."""
     return {"id": table.pk, "family": table.family, "ante": table.ante, "seats": table.seats,
             "bots_allowed": table.bots_allowed, "private": table.private, "status": table.status}  # fmt: skip
 

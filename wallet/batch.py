@@ -57,7 +57,7 @@ from config.said import said
 from .accounts import WalletError
 from .models import AccountKind, LedgerAccount, Transfer, TransferKind
 
-__all__ = ["AccountRef", "Batch", "Movement", "held", "move", "prepare"]
+__all__ = ["AccountRef", "Batch", "Movement", "held", "move", "prepare", "prepare_unlocked"]
 
 MAX_AMOUNT = 2**63 - 1  # the balance column's limit
 _ACCOUNT_KINDS = frozenset(AccountKind.values)  # Django's `values` builds its list anew at every read (4 µs)
@@ -316,6 +316,24 @@ def prepare(
     return batch
 
 
+def prepare_unlocked(movements: Sequence[Movement], known: dict[AccountRef, LedgerAccount]) -> Batch | None:
+    """`prepare` for a caller that writes without the accounts' locks, in one statement of its own that holds
+    only if their balances are still those of `known` (the door's move at a table's known version:
+    tables/services/optimistic.py). The same checks and refusals; None when a movement names an account not in
+    `known` (nothing is opened or locked here). Its statement writes the batch with `parts(only_if=…)`."""
+    movements = list(movements)
+    if not movements:
+        return Batch([], [], {}, {}, {}, None, False, pending=False)
+    tables = [_check(m) for m in movements]
+    keys = [m.key for m in movements]
+    if len(set(keys)) != len(keys):
+        raise WalletError(f"A key is used twice in one batch: {keys}.")
+    refs = list(dict.fromkeys(ref for m in movements for ref in (m.source, m.destination)))
+    if any(ref not in known for ref in refs):
+        return None
+    return _checked(movements, tables, {ref: known[ref] for ref in refs}, None, False)
+
+
 @dataclass(slots=True)
 class Batch:
     """A batch checked under its accounts' locks: its transfers in the order of the movements and the net change of
@@ -361,17 +379,24 @@ class Batch:
         self._settle()
         return self.records
 
-    def parts(self) -> tuple[list[str], list]:
+    def parts(self, only_if: str | None = None) -> tuple[list[str], list]:
         """PostgreSQL: the batch as data-modifying WITH queries for the caller's statement, `moved` (the balances)
         and `transfers` (the rows, returning their ids), with their parameters, in order. No key probe: the
         caller's statement returns `Batch.WRITTEN`, and `written` refuses a batch any of whose
-        keys was taken (ON CONFLICT DO NOTHING skipped its row) by rolling the caller's transaction back."""
+        keys was taken (ON CONFLICT DO NOTHING skipped its row) by rolling the caller's transaction back.
+
+        `only_if` (an SQL condition of the caller's statement): both write only when it holds, and a key already
+        taken fails the whole statement instead of being skipped: for a caller outside a transaction, whose
+        statement is its transaction (the door's move without the row's lock, tables/services/optimistic.py)."""
         parts, params = [], []
         if self.changes:
             update, update_params = _update(self.changes)
+            if only_if is not None:
+                update += f" AND {only_if}"
             parts.append(f"moved AS ({update})")
             params += update_params
-        parts.append(f"transfers AS ({_transfers_sql()})")
+        transfers = _transfers_sql() if only_if is None else f"{_rows_insert()} WHERE {only_if} RETURNING id"
+        parts.append(f"transfers AS ({transfers})")
         params.append(json_rows.dumps(self.records, _fields()))
         return parts, params
 

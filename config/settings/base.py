@@ -124,6 +124,10 @@ TEMPLATES = [
 # The threads a daphne process runs its table sockets' database work on (tables/db_threads.py): the door's, so
 # that actions at different tables overlap while each waits for PostgreSQL, and the reads of opening sockets.
 SVARA_DOOR_THREADS = int(os.environ.get("SVARA_DOOR_THREADS", "4"))
+# A move in a deal on the table's state as this process last saw it committed goes in one statement without the
+# row's lock, falling back to the locked way when the table moved on (tables/services/optimistic.py). Off: every
+# action takes the lock (what docs/benchmarks.md compares it with).
+SVARA_UNLOCKED_MOVES = env_bool("SVARA_UNLOCKED_MOVES", True)
 SVARA_READ_THREADS = int(os.environ.get("SVARA_READ_THREADS", "2"))
 
 DATABASES = {

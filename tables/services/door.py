@@ -30,7 +30,7 @@ from wallet import limits
 from wallet.accounts import WalletError
 from wallet.batch import prepare
 
-from .. import access
+from .. import access, rows
 from ..engine import play
 from ..engine.actions import MOVE_KINDS
 from ..engine.rules import MAX_ANTE, MAX_STACK_ANTES, MIN_BUY_IN_ANTES, SEATS_BY_FAMILY
@@ -38,9 +38,10 @@ from ..errors import DoorError, said
 from ..models import Family, Table, TableSeat, TableStatus
 from ..protocol import Command, check_client_id, parse_action
 from ..refusals import engine_refusal
+from ..selectors import facts_of
 from ..state_io import bot_players, chips_of, free_seats, seat_of
 from ..words import moves
-from . import history, ledger, notify, presence, replies, statements
+from . import history, ledger, notify, optimistic, presence, replies, statements
 
 log = logging.getLogger(__name__)
 
@@ -130,7 +131,7 @@ def close_table(table_id: int, staff=None, *, idle_before=None) -> Table:
         table.closed_by = staff
         table.clock_kind, table.clock_seats, table.clock_deadline = "", [], None
         table.save(update_fields=["status", "closed_at", "closed_by", "clock_kind", "clock_seats", "clock_deadline"])
-        closed = _change(table, state, (), True, left, bot_players(state))
+        closed = change_of(table, state, (), True, left, bot_players(state))
         transaction.on_commit(lambda: notify.table_changes(closed))
     return table
 
@@ -157,10 +158,16 @@ def act(table_id: int, user, action: Command | dict, client_id=None) -> Ack:
     """Apply one player's command to the table: returns the Ack, or raises DoorError and changes nothing.
 
     `action` is a protocol Command (or its dict form `{"kind", "amount"?, "card"?, "seat"?}`). A repeated
-    `client_id` gets the stored reply and is never applied twice."""
+    `client_id` gets the stored reply and is never applied twice. A move in a deal on the state this process
+    knows is tried first in one statement without the row's lock (optimistic.py); anything that cannot go that
+    way, or finds the table moved on, goes the locked way."""
     must_be_logged_in(user, _("Log in to take a seat and play; anonymous visitors may only watch."))
     command = parse_action(action)
     client_id = check_client_id(client_id)
+    if settings.SVARA_UNLOCKED_MOVES and not rows.db().in_atomic_block:  # the statement is its own transaction
+        ack = optimistic.act(table_id, user, command, client_id)
+        if ack is not None:
+            return ack
     return answered_once(lambda: _act(table_id, user, command, client_id), table_id, user, client_id)
 
 
@@ -186,6 +193,9 @@ def _act(table_id: int, user, command: Command, client_id) -> Ack:
         table, stored = enter(table_id, user, client_id)
         if stored is not None:
             return Ack(stored)
+        ledger_accounts = getattr(table, "ledger_accounts", None)
+        if ledger_accounts is not None:  # the next move here may go without the lock (optimistic.py)
+            optimistic.known.accounts_seen(table.pk, ledger_accounts)
         state = loads(table)
         seat = seat_of(state, user.pk)
         if seat is None and not access.may_sit(table, user):  # a private table does not exist without the link
@@ -200,16 +210,13 @@ def _act(table_id: int, user, command: Command, client_id) -> Ack:
             if command.kind == "add_chips":
                 _check_add_chips(table, state, seat, command.amount)
                 _within_limits(limits.check_buy_in, user.pk, command.amount, _("add chips"))
-            _check_turn(state, seat, command.kind)
-            _check_amount(state, seat, command)
-            engine_action = play.Action(
-                command.kind, seat=seat, amount=command.amount, card=command.card, choice=command.choice,
-                seed=command.seed,
-            )
+            check_move(state, seat, command)
+            engine_action = engine_move(seat, command)
         change = play_action(table, state, engine_action, reply_to=None if client_id is None else (user, client_id))
         reply = ack_reply(client_id, table.version)
         if command.kind == "sit":
             presence.sat_down(table, user)
+    optimistic.known.seen(table.pk, change.version, change.stored, facts_of(table), change.clock)
     return Ack(reply, change)
 
 
@@ -343,11 +350,13 @@ def play_action(
                         held=getattr(table, "ledger_accounts", None), replay=False)  # fmt: skip
     except WalletError as error:
         raise _refused(error) from None
+    if batch.locked:  # those it opened too: the next bet here may go without the lock (optimistic.py)
+        optimistic.known.accounts_seen(table.pk, batch.locked)
     now = timezone.now()
     stacks = {seat: before.stacks[player] for player, seat in before.seats.items()}
     event_rows = history.record(table, deal_before, svara_before, state.version, events, now, sitters, stacks,
                                  state.fair)
-    _store(table, state, now, action.kind, occupied=bool(after.stacks))
+    store_state(table, state, now, action.kind, occupied=bool(after.stacks))
     answer = state.standing_answer()  # a standing choice this change calls for: answered next, in this transaction
     reply = None
     if reply_to is not None and answer is None:  # the ack carries the version of the message's last change
@@ -362,7 +371,7 @@ def play_action(
     seats_changed = after.seats != before.seats
     if seats_changed:
         _mirror_seats(table, after)
-    change = _change(table, state, [event.to_json() for event in events], seats_changed, after, bots)
+    change = change_of(table, state, [event.to_json() for event in events], seats_changed, after, bots)
     if announce:
         transaction.on_commit(lambda: notify.table_changes(change))
     if answer is None or not answer_standing:
@@ -394,7 +403,7 @@ def _answer_standing(table: Table, state: play.TableState, change: notify.Change
     return replace(change, events=tuple(events))
 
 
-def _change(table: Table, state, events, seats_changed: bool, chips, bots: set[str]) -> notify.Change:
+def change_of(table: Table, state, events, seats_changed: bool, chips, bots: set[str]) -> notify.Change:
     """The committed change, from the table as written; `chips` are the state's (chips_of), `bots` include every
     bot seated in it."""
     deadline = table.clock_deadline
@@ -408,7 +417,7 @@ def _change(table: Table, state, events, seats_changed: bool, chips, bots: set[s
     )  # fmt: skip
 
 
-def _store(table: Table, state, now, kind: str, occupied: bool) -> None:
+def store_state(table: Table, state, now, kind: str, occupied: bool) -> None:
     """The table's new state, version, clock and emptiness, on the row object (written by write_action)."""
     clock = state.clock
     if clock is None:
@@ -497,6 +506,18 @@ def _check_amount(state, seat, command: Command) -> None:
         message = _("The amount of a %(kind)s is %(low)s to %(high)s now, not %(amount)s.")
     raise DoorError("out_of_range", said(message, kind=moves(command.kind), low=offered.min, high=offered.max,
                                          amount=command.amount))  # fmt: skip
+
+
+def check_move(state, seat: int, command: Command) -> None:
+    """A seated player's play (not a sit, a stand or added chips): refused with the clearest reason the door
+    gives before the engine's own (whose turn it is, the amount's range)."""
+    _check_turn(state, seat, command.kind)
+    _check_amount(state, seat, command)
+
+
+def engine_move(seat: int, command: Command) -> play.Action:
+    return play.Action(command.kind, seat=seat, amount=command.amount, card=command.card, choice=command.choice,
+                       seed=command.seed)  # fmt: skip
 
 
 def _check_turn(state, seat, kind) -> None:

@@ -189,6 +189,67 @@ def write_action(table: Table, events: list[DealEvent], reply: ClientMessage | N
         return reply is None or cursor.fetchone() is not None
 
 
+# --- a move without the row's lock (optimistic.py) ---
+
+_GUARD = "EXISTS (SELECT 1 FROM guard)"
+
+
+@cache
+def _unlocked_sql(events: bool, reply: bool, accounts: bool, ledger: tuple[str, ...]) -> str:
+    """PostgreSQL: one statement, its own transaction: `guard` writes the table's new state only if the row still
+    holds the version and the very text the move was played on, the table is open, and each account the batch
+    names is the one it is taken for; every other write (`ledger`: the batch's parts under `_GUARD`, the events,
+    the reply) happens only if `guard` did. It returns whether it did. A message id already answered fails the
+    whole statement on the reply's unique key (no ON CONFLICT here), as a transfer key or an event already
+    written would: nothing is written, and the locked way finds the stored reply."""
+    table, replies = q(Table._meta.db_table), q(ClientMessage._meta.db_table)
+    conditions = [f"{q('id')} = %s", f"{q('version')} = %s", f"{q('state')} = %s", f"{q('status')} = %s"]
+    if accounts:
+        ledger_accounts = q(LedgerAccount._meta.db_table)
+        conditions.append(
+            f"(SELECT count(*) FROM {ledger_accounts} AS a, json_to_recordset(%s::json) AS r(id bigint, kind text, "
+            f"user_id bigint) WHERE a.{q('id')} = r.id AND a.{q('kind')} = r.kind AND a.{q('table_id')} = %s "
+            f"AND a.{q('user_id')} IS NOT DISTINCT FROM r.user_id) = %s"
+        )
+    update = _state_sql().removesuffix(f" WHERE {q('id')} = %s")
+    parts = [f"guard AS ({update} WHERE {' AND '.join(conditions)} RETURNING {table}.{q('id')})", *ledger]
+    if events:
+        parts.append(f"events AS ({_events_json_sql()} WHERE {_GUARD})")
+    if reply:
+        fields = [ClientMessage._meta.get_field(name) for name in _REPLY_FIELDS]
+        parts.append(f"reply AS (INSERT INTO {replies} ({', '.join(q(f.column) for f in fields)}) "
+                     f"SELECT {', '.join(['%s'] * len(fields))} WHERE {_GUARD})")  # fmt: skip
+    return f"WITH {', '.join(parts)} SELECT count(*) FROM guard"
+
+
+def write_unlocked(table: Table, played_on: tuple[int, str], events: list[DealEvent], reply: ClientMessage | None,
+                   batch: Batch | None, accounts: list[tuple[int, str, int | None]]) -> bool:  # fmt: skip
+    """PostgreSQL, outside any transaction: write one action's changes (as `write_action`) in one statement that
+    is its own transaction, unless the table's row has moved on from `played_on` (the version and stored text it
+    was played on) meanwhile, the table has closed, the message id was answered, or one of `accounts` (id, kind,
+    user id: those `batch` names) is not that account of this table. True when it wrote; False when it wrote
+    nothing. A key already taken (a transfer's, an event's, the reply's: a message id answered before) fails the
+    whole statement (IntegrityError): nothing written."""
+    db = rows.db()
+    ledger = batch is not None and batch.pending
+    version, stored = played_on
+    params = [*_state_params(db, table)[:-1], table.pk, version, stored, table.status]
+    if ledger:
+        params += [orjson.dumps([{"id": i, "kind": k, "user_id": u} for i, k, u in accounts]).decode(), table.pk,
+                   len(accounts)]  # fmt: skip
+        parts, ledger_params = batch.parts(only_if=_GUARD)
+        params += ledger_params
+    else:
+        parts = []
+    if events:
+        params.append(json_rows.dumps(events, _event_fields()))
+    if reply is not None:
+        params += _reply_params(db, reply)
+    with db.cursor() as cursor:
+        cursor.execute(_unlocked_sql(bool(events), reply is not None, ledger, tuple(parts)), params)
+        return cursor.fetchone()[0] == 1
+
+
 def store_reply(reply: ClientMessage) -> bool:
     """Keep the reply to a message id (one statement); False when the id was answered meanwhile."""
     db = rows.db()

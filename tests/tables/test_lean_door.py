@@ -18,6 +18,12 @@ from .conftest import audit_clean, ledger_matches_engine, state_of
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture(autouse=True)
+def the_locked_way(settings):
+    """This file pins the locked way's statements; a move without the lock has its own (test_unlocked_moves.py)."""
+    settings.SVARA_UNLOCKED_MOVES = False
+
+
 def statements(fn, *args, **kwargs) -> list[str]:
     """The statements the call ran, without BEGIN and COMMIT (SQLite's driver logs them, psycopg's does not)."""
     with CaptureQueriesContext(connection) as captured:

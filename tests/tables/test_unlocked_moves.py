@@ -1,0 +1,285 @@
+"""A move in a deal without the table's lock (tables/services/optimistic.py): one statement that is its own
+transaction, on the state this process last saw committed; whenever that state is not the newest, or anything
+else is off, it writes nothing and the locked way answers. Every answer is the locked way's; no chip moves twice."""
+
+import threading
+from unittest import mock
+
+import pytest
+from django.db import close_old_connections, connection, transaction
+from django.test.utils import CaptureQueriesContext
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+
+from tables import services
+from tables.models import ClientMessage, DealEvent, Table
+from tables.protocol import parse_action
+from wallet.batch import AccountRef
+from wallet.models import LedgerAccount, Transfer
+
+from .conftest import audit_clean, ledger_matches_engine, make_user, state_of
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="one statement needs PostgreSQL's data-modifying WITH"),
+]
+
+
+@pytest.fixture(autouse=True)
+def nothing_known():
+    """Each test starts as a fresh process: it knows no table (a test database reuses ids)."""
+    services.known.forget()
+    yield
+    services.known.forget()
+
+
+def statements(fn, *args, **kwargs):
+    with CaptureQueriesContext(connection) as captured:
+        result = fn(*args, **kwargs)
+    return result, [q["sql"] for q in captured.captured_queries]
+
+
+def seated_deal(table, users, hands=("9s 8d 7c", "Ah Kh Qh")):
+    for index, user in enumerate(users):
+        services.sit(table.pk, user, 400, seat=index)
+    services.queue_test_deck(table.pk, list(hands))
+    for user in users:
+        services.act(table.pk, user, {"kind": "new_deal"})
+    return state_of(table.pk)
+
+
+def to_act(table, users):
+    return users[state_of(table.pk).turn]
+
+
+def written_rows():
+    return Transfer.objects.count(), DealEvent.objects.count(), ClientMessage.objects.count()
+
+
+def test_a_bet_in_a_deal_is_one_statement_and_moves_its_chips_once(classic_table, players):
+    ann, boris, _ = players
+    before = seated_deal(classic_table, [ann, boris])
+    player = to_act(classic_table, [ann, boris])
+    ack, sql = statements(services.act, classic_table.pk, player, {"kind": "bet", "amount": 20}, "b1")
+    assert len(sql) == 1 and sql[0].startswith("WITH guard AS"), sql
+    assert ack.reply == {"type": "ack", "id": "b1", "version": before.version + 1}
+    assert ack.change.version == before.version + 1 and ack.change.events
+    after = state_of(classic_table.pk)
+    assert after.version == before.version + 1 and after.pot == before.pot + 20
+    bet = Transfer.objects.get(key=f"t{classic_table.pk}:v{after.version}:in:{player.pk}")
+    assert bet.amount == 20
+    assert ClientMessage.objects.get(client_id="b1").response == ack.reply
+    assert DealEvent.objects.filter(table=classic_table, version=after.version).exists()
+    # The next player's call goes the same way, on the state the bet's change left known here.
+    _, sql = statements(services.act, classic_table.pk, to_act(classic_table, [ann, boris]), {"kind": "call"}, "c1")
+    assert len(sql) == 1, sql
+    ledger_matches_engine(classic_table.pk)
+    audit_clean()
+
+
+def test_a_repeated_id_gets_its_stored_reply_even_where_its_move_is_legal_again(classic_table, players):
+    """Sitting out, coming back, then the sit-out's id again: sitting out is legal again, but the id was answered,
+    so nothing is applied a second time and the first answer comes back (the statement's guard refuses)."""
+    ann, boris, vera = players
+    for index, user in enumerate(players):
+        services.sit(classic_table.pk, user, 400, seat=index)
+    first = services.act(classic_table.pk, vera, {"kind": "sit_out"}, "x1")
+    services.act(classic_table.pk, vera, {"kind": "back"}, "x2")
+    version = state_of(classic_table.pk).version
+    counts = written_rows()
+    assert services.act_unlocked(classic_table.pk, vera, parse_action({"kind": "sit_out"}), "x1") is None
+    assert services.act(classic_table.pk, vera, {"kind": "sit_out"}, "x1").reply == first.reply
+    after = state_of(classic_table.pk)
+    assert after.version == version and not after.seats[2].sitting_out
+    assert written_rows() == counts
+
+
+def test_a_table_moved_on_meanwhile_gets_nothing_written_and_the_locked_way_answers(classic_table, players):
+    """A process that has not yet heard of the newest change plays on an older state: its statement finds the row
+    at another version and writes nothing; the locked way then plays the move on the newest state."""
+    ann, boris, _ = players
+    seated_deal(classic_table, [ann, boris])
+    stale = services.known.tables[classic_table.pk]
+    services.act(classic_table.pk, to_act(classic_table, [ann, boris]), {"kind": "bet", "amount": 20}, "b1")
+    services.known.tables[classic_table.pk] = stale  # as in the other daphne, before the group message
+    other = next(p for p in (ann, boris) if p != to_act(classic_table, [ann, boris]))
+    version, counts = state_of(classic_table.pk).version, written_rows()
+    command = parse_action({"kind": "open", "card": 0})
+    assert services.act_unlocked(classic_table.pk, other, command, "o1") is None
+    assert state_of(classic_table.pk).version == version and written_rows() == counts
+    services.known.tables[classic_table.pk] = stale
+    ack = services.act(classic_table.pk, other, {"kind": "open", "card": 0}, "o1")
+    assert ack.version == version + 1
+    after = state_of(classic_table.pk)
+    assert after.pot == 40 and after.seats[[ann, boris].index(other)].opened == 1  # both moves, once each
+    ledger_matches_engine(classic_table.pk)
+    audit_clean()
+
+
+def test_an_account_known_wrongly_gets_nothing_written(classic_table, players):
+    """The statement checks each account it moves chips of is that account of this table: a wrong id known here
+    (a reused test database, a fault) writes nothing, and the locked way answers and mends what is known."""
+    ann, boris, _ = players
+    seated_deal(classic_table, [ann, boris])
+    player = to_act(classic_table, [ann, boris])
+    other = next(p for p in (ann, boris) if p != player)
+    ids = services.known.accounts[classic_table.pk]
+    mine, theirs = AccountRef.stack(player.pk, classic_table.pk), AccountRef.stack(other.pk, classic_table.pk)
+    ids[mine], right = ids[theirs], ids[mine]
+    balances = dict(LedgerAccount.objects.values_list("pk", "balance"))
+    command = parse_action({"kind": "bet", "amount": 20})
+    assert services.act_unlocked(classic_table.pk, player, command, "b1") is None
+    assert dict(LedgerAccount.objects.values_list("pk", "balance")) == balances
+    services.act(classic_table.pk, player, {"kind": "bet", "amount": 20}, "b1")
+    assert services.known.accounts[classic_table.pk][mine] == right
+    ledger_matches_engine(classic_table.pk)
+    audit_clean()
+
+
+def test_a_refusal_on_a_known_state_is_the_locked_ways_refusal(classic_table, players):
+    """A move refused on the state known here may be legal on the newest: the locked way decides, and its refusal
+    is the one given."""
+    ann, boris, _ = players
+    seated_deal(classic_table, [ann, boris])
+    waiting = next(p for p in (ann, boris) if p != to_act(classic_table, [ann, boris]))
+    version = state_of(classic_table.pk).version
+    with pytest.raises(services.DoorError) as refused:
+        services.act(classic_table.pk, waiting, {"kind": "bet", "amount": 20}, "b1")
+    assert refused.value.code == "not_your_turn"
+    assert state_of(classic_table.pk).version == version
+
+
+def test_a_move_that_ends_the_deal_goes_the_locked_way(classic_table, players):
+    ann, boris, _ = players
+    seated_deal(classic_table, [ann, boris])
+    _, sql = statements(services.act, classic_table.pk, to_act(classic_table, [ann, boris]), {"kind": "fold"}, "f1")
+    assert any("FOR UPDATE" in s for s in sql), sql  # the deal's end: the row's lock, its rows closed
+    assert state_of(classic_table.pk).phase == "waiting"
+    ledger_matches_engine(classic_table.pk)
+    audit_clean()
+
+
+def test_a_move_waits_for_a_writer_holding_the_row_and_then_writes_nothing(classic_table, players):
+    """Another process's locked action holds the row: the statement waits for its commit, finds the row moved on
+    (PostgreSQL re-reads the row's version once the lock is free) and writes nothing; the locked way answers."""
+    ann, boris, _ = players
+    seated_deal(classic_table, [ann, boris])
+    player = to_act(classic_table, [ann, boris])
+    other = next(p for p in (ann, boris) if p != player)
+    known = services.known.tables[classic_table.pk]
+    holding, release, results = threading.Event(), threading.Event(), {}
+
+    def locked_bet():
+        try:
+            with transaction.atomic():  # the door's own transaction inside it: the locked way
+                services.act(classic_table.pk, player, {"kind": "bet", "amount": 20}, "b1")
+                holding.set()
+                release.wait(10)
+        finally:
+            close_old_connections()
+
+    def unlocked_open():
+        try:
+            services.known.tables[classic_table.pk] = known
+            results["unlocked"] = services.act_unlocked(classic_table.pk, other, parse_action(
+                {"kind": "open", "card": 1}), "o1")  # fmt: skip
+        finally:
+            close_old_connections()
+
+    first = threading.Thread(target=locked_bet)
+    first.start()
+    assert holding.wait(10)
+    second = threading.Thread(target=unlocked_open)
+    second.start()
+    second.join(0.5)
+    assert second.is_alive(), "the statement waits for the row"
+    release.set()
+    first.join(10)
+    second.join(10)
+    assert results["unlocked"] is None
+    assert not ClientMessage.objects.filter(client_id="o1").exists()
+    services.act(classic_table.pk, other, {"kind": "open", "card": 1}, "o1")
+    after = state_of(classic_table.pk)
+    assert after.pot == 40 and after.seats[[ann, boris].index(other)].opened == 2
+    ledger_matches_engine(classic_table.pk)
+    audit_clean()
+
+
+DECKS = (["9s 8d 7c", "Ah Kh Qh", "6c 6h 6s"], ["Ac Kd 9h", "As 7d 8c", "Qd Jd 10d"],
+         ["7s 7h 8s", "Kc Ks 9c", "Jh 10h 9d"])  # fmt: skip
+MOVES = ("check", "bet", "call", "raise", "fold", "open", "blind", "dark", "show", "fold_hand", "split",
+         "play_on", "buy_in", "decline")  # fmt: skip
+
+
+def test_random_play_with_stale_and_repeated_messages_keeps_every_chip_S10(staff):
+    """Random legal play at three seats over several deals, each message sometimes played on a state this process
+    knows from earlier (as the other daphne may) and sometimes sent again with an id already answered: after every
+    one, the ledger holds the engine's chips, each id was applied once, and the audit is clean. Both ways were
+    taken: moves written without the lock, and moves the statement refused that the locked way then answered."""
+    tried = {"written": 0, "refused": 0}
+    plain = services.act_unlocked
+
+    def counted(*args):
+        ack = plain(*args)
+        if services.known.tables.get(args[0]) is not None and args[2].kind in ("check", "call", "bet", "open"):
+            tried["written" if ack is not None else "refused"] += 1
+        return ack
+
+    with mock.patch("tables.services.door.optimistic.act", counted):
+        random_play(staff=staff)
+    assert tried["written"] > 20 and tried["refused"] > 5, tried
+
+
+@hypothesis_settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def random_play(data, staff):
+    from wallet import services as wallet
+
+    services.known.forget()
+    users, example = [], Table.objects.count()
+    for n in range(3):
+        user = make_user(f"p{example}-{n}@example.com", display_name=f"P{example}-{n}")
+        wallet.credit(user, 10_000, reason="chips", staff=staff)
+        users.append(user)
+    table = services.create_table(users[0], "classic", 10, 6, False)
+    for deal in range(30):  # fixed decks: the same draws play the same game (a tie's svara deals one too)
+        services.queue_test_deck(table.pk, DECKS[deal % len(DECKS)])
+    for seat, user in enumerate(users):
+        services.sit(table.pk, user, 400, seat=seat)
+    history, sent = [], []  # the known states seen, (user, id, reply) of every answered message
+    for step in range(data.draw(st.integers(20, 60), label="messages")):
+        state = state_of(table.pk)
+        if state.phase == "waiting":
+            for seat, user in enumerate(users):
+                if state.seats[seat].stack < 10:
+                    services.act(table.pk, user, {"kind": "add_chips", "amount": 200})
+            user = data.draw(st.sampled_from([u for i, u in enumerate(users) if not state.seats[i].ready]))
+            command = {"kind": "new_deal"}
+        else:
+            choices = [(u, lg) for i, u in enumerate(users) for lg in state.legal_moves(i) if lg.kind in MOVES]
+            user, legal = data.draw(st.sampled_from(choices), label="move")
+            command = {"kind": legal.kind}
+            if legal.kind == "open":
+                seat = users.index(user)
+                command["card"] = next(k for k in range(3) if not state.seats[seat].opened >> k & 1)
+            elif legal.min is not None:
+                command["amount"] = data.draw(st.integers(legal.min, legal.max), label="amount")
+        if history and data.draw(st.booleans(), label="stale"):
+            services.known.tables[table.pk] = data.draw(st.sampled_from(history), label="known")
+        if sent and data.draw(st.integers(0, 4), label="repeat") == 0:
+            again_user, again_id, reply = data.draw(st.sampled_from(sent), label="again")
+            version = state_of(table.pk).version
+            assert services.act(table.pk, again_user, {"kind": "check"}, again_id).reply == reply
+            assert state_of(table.pk).version == version
+        message_id = f"m{step}"
+        try:
+            ack = services.act(table.pk, user, command, message_id)
+        except services.DoorError as refused:
+            assert refused.code in ("illegal_action", "not_your_turn", "out_of_range"), refused
+            continue
+        sent.append((user, message_id, ack.reply))
+        history.append(services.known.tables[table.pk])
+        ledger_matches_engine(table.pk)
+    assert ClientMessage.objects.filter(table=table).count() == len(sent)
+    audit_clean()
