@@ -283,6 +283,17 @@ def move(movements: Sequence[Movement], held: dict[AccountRef, LedgerAccount] | 
     return prepare(movements, held).write()
 
 
+def _screened(movements: list[Movement]) -> tuple[list[int | None], list[AccountRef]]:
+    """Each movement's own rules and no key twice, before any balance is read: each movement's table, and every
+    account the batch names, once each, in order."""
+    tables = [_check(m) for m in movements]
+    keys = [m.key for m in movements]
+    if len(set(keys)) != len(keys):
+        twice = next(k for k in keys if keys.count(k) > 1)
+        raise WalletError(f"The key {twice!r} is used twice in one batch.")
+    return tables, list(dict.fromkeys(ref for m in movements for ref in (m.source, m.destination)))
+
+
 def prepare(
     movements: Sequence[Movement], held: dict[AccountRef, LedgerAccount] | None = None, *, replay: bool = True
 ) -> Batch:
@@ -296,12 +307,7 @@ def prepare(
     if not movements:
         return Batch([], [], {}, {}, {}, held, replay, pending=False)
     assert transaction.get_connection().in_atomic_block, "move runs inside the caller's atomic block"
-    tables = [_check(m) for m in movements]
-    keys = [m.key for m in movements]
-    if len(set(keys)) != len(keys):
-        twice = next(k for k in keys if keys.count(k) > 1)
-        raise WalletError(f"The key {twice!r} is used twice in one batch.")
-    refs = list(dict.fromkeys(ref for m in movements for ref in (m.source, m.destination)))
+    tables, refs = _screened(movements)
     known = {} if held is None else held
     locked = {ref: known[ref] for ref in refs if ref in known}
     if len(locked) < len(refs):
@@ -324,11 +330,7 @@ def prepare_unlocked(movements: Sequence[Movement], known: dict[AccountRef, Ledg
     movements = list(movements)
     if not movements:
         return Batch([], [], {}, {}, {}, None, False, pending=False)
-    tables = [_check(m) for m in movements]
-    keys = [m.key for m in movements]
-    if len(set(keys)) != len(keys):
-        raise WalletError(f"A key is used twice in one batch: {keys}.")
-    refs = list(dict.fromkeys(ref for m in movements for ref in (m.source, m.destination)))
+    tables, refs = _screened(movements)
     if any(ref not in known for ref in refs):
         return None
     return _checked(movements, tables, {ref: known[ref] for ref in refs}, None, False)

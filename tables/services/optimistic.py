@@ -36,18 +36,12 @@ from ..engine import play
 from ..engine.events import BuyIn, DealEnded, DealStarted, Svara
 from ..errors import DoorError
 from ..models import Table, TableStatus
-from ..protocol import Command
+from ..protocol import PLAY_KINDS, Command
 from ..state_io import bot_players, chips_of, seat_of
 from . import history, ledger, notify, replies, statements
 
 log = logging.getLogger(__name__)
 
-# What may go this way: a seat's play, not its comings and goings (a sit, a stand or added chips move a balance,
-# read its limits, change the seats).
-KINDS = frozenset(
-    ("open", "check", "bet", "call", "raise", "fold", "blind", "dark", "show", "fold_hand", "split", "play_on",
-     "buy_in", "decline", "sit_out", "back", "new_deal", "standing")
-)  # fmt: skip
 _DEAL_ROWS = (DealStarted, DealEnded, Svara, BuyIn)  # events whose hand-history rows need statements of their own
 
 _MOVED_BY_BETS = (AccountKind.STACK, AccountKind.POT)  # the only accounts a move this way names
@@ -95,8 +89,10 @@ def act(table_id: int, user, command: Command, client_id: str | None):
     locked way (door._act) must answer it."""
     from . import door
 
-    if command.kind not in KINDS or not isinstance(table_id, int) or rows.db().vendor != "postgresql":
-        return None  # SQLite has no data-modifying WITH (and one writer at a time anyway)
+    # A seat's play only, not its comings and goings (a sit, a stand or added chips move a balance, read its
+    # limits, change the seats); SQLite has no data-modifying WITH (and one writer at a time anyway).
+    if command.kind not in PLAY_KINDS or not isinstance(table_id, int) or rows.db().vendor != "postgresql":
+        return None
     memo = known.tables.get(table_id)
     ids = known.accounts.get(table_id)
     if memo is None or ids is None or memo[2]["status"] != TableStatus.OPEN:

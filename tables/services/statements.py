@@ -125,12 +125,15 @@ def _event_fields() -> tuple:
 
 
 @cache
+def _reply_insert() -> str:
+    """`INSERT INTO <replies> (<columns>)`, for a row of `_reply_params`' values."""
+    columns = ", ".join(q(ClientMessage._meta.get_field(name).column) for name in _REPLY_FIELDS)
+    return f"INSERT INTO {q(ClientMessage._meta.db_table)} ({columns})"
+
+
+@cache
 def _reply_sql() -> str:
-    fields = [ClientMessage._meta.get_field(name) for name in _REPLY_FIELDS]
-    return (
-        f"INSERT INTO {q(ClientMessage._meta.db_table)} ({', '.join(q(f.column) for f in fields)}) "
-        f"VALUES ({', '.join(['%s'] * len(fields))}) ON CONFLICT DO NOTHING RETURNING {q('id')}"
-    )
+    return f"{_reply_insert()} VALUES ({', '.join(['%s'] * len(_REPLY_FIELDS))}) ON CONFLICT DO NOTHING RETURNING {q('id')}"
 
 
 def _reply_params(db, reply: ClientMessage) -> list:
@@ -202,7 +205,7 @@ def _unlocked_sql(events: bool, reply: bool, accounts: bool, ledger: tuple[str, 
     the reply) happens only if `guard` did. It returns whether it did. A message id already answered fails the
     whole statement on the reply's unique key (no ON CONFLICT here), as a transfer key or an event already
     written would: nothing is written, and the locked way finds the stored reply."""
-    table, replies = q(Table._meta.db_table), q(ClientMessage._meta.db_table)
+    table = q(Table._meta.db_table)
     conditions = [f"{q('id')} = %s", f"{q('version')} = %s", f"{q('state')} = %s", f"{q('status')} = %s"]
     if accounts:
         ledger_accounts = q(LedgerAccount._meta.db_table)
@@ -216,9 +219,7 @@ def _unlocked_sql(events: bool, reply: bool, accounts: bool, ledger: tuple[str, 
     if events:
         parts.append(f"events AS ({_events_json_sql()} WHERE {_GUARD})")
     if reply:
-        fields = [ClientMessage._meta.get_field(name) for name in _REPLY_FIELDS]
-        parts.append(f"reply AS (INSERT INTO {replies} ({', '.join(q(f.column) for f in fields)}) "
-                     f"SELECT {', '.join(['%s'] * len(fields))} WHERE {_GUARD})")  # fmt: skip
+        parts.append(f"reply AS ({_reply_insert()} SELECT {', '.join(['%s'] * len(_REPLY_FIELDS))} WHERE {_GUARD})")
     return f"WITH {', '.join(parts)} SELECT count(*) FROM guard"
 
 
