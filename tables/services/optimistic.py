@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from django.db import DatabaseError
+from django.db import DatabaseError, IntegrityError
 from django.utils import timezone
 
 from wallet.accounts import WalletError
@@ -141,9 +141,13 @@ def act(table_id: int, user, command: Command, client_id: str | None):
     accounts = [(pk, str(ref.kind), ref.user_id) for ref, pk in named]
     try:
         written = statements.write_unlocked(table, (version, stored), event_rows, reply, batch, accounts)
+    except IntegrityError as error:  # a key taken meanwhile (the same id twice at once): nothing was written
+        log.info("table %s v%s: a move without the lock met a key taken meanwhile (%s); the locked way answers",
+                 table_id, version, str(error).splitlines()[0])  # fmt: skip
+        return None
     except DatabaseError:  # all or nothing: nothing was written; the locked way answers (and tells why)
-        log.info("table %s v%s: a move without the lock failed; the locked way answers", table_id, version,
-                 exc_info=True)  # fmt: skip
+        log.warning("table %s v%s: a move without the lock failed; the locked way answers", table_id, version,
+                    exc_info=True)  # fmt: skip
         return None
     if not written:
         return None

@@ -202,9 +202,9 @@ def _unlocked_sql(events: bool, reply: bool, accounts: bool, ledger: tuple[str, 
     """PostgreSQL: one statement, its own transaction: `guard` writes the table's new state only if the row still
     holds the version and the very text the move was played on, the table is open, and each account the batch
     names is the one it is taken for; every other write (`ledger`: the batch's parts under `_GUARD`, the events,
-    the reply) happens only if `guard` did. It returns whether it did. A message id already answered fails the
-    whole statement on the reply's unique key (no ON CONFLICT here), as a transfer key or an event already
-    written would: nothing is written, and the locked way finds the stored reply."""
+    the reply) happens only if `guard` did. It returns whether it did. A message id already answered writes
+    nothing, and the locked way finds the stored reply; the same id twice at once fails the whole statement on the
+    reply's unique key (no ON CONFLICT here), as a transfer key or an event already written would."""
     table = q(Table._meta.db_table)
     conditions = [f"{q('id')} = %s", f"{q('version')} = %s", f"{q('state')} = %s", f"{q('status')} = %s"]
     if accounts:
@@ -214,6 +214,12 @@ def _unlocked_sql(events: bool, reply: bool, accounts: bool, ledger: tuple[str, 
             f"user_id bigint) WHERE a.{q('id')} = r.id AND a.{q('kind')} = r.kind AND a.{q('table_id')} = %s "
             f"AND a.{q('user_id')} IS NOT DISTINCT FROM r.user_id) = %s"
         )
+    if reply:
+        # An id answered before writes nothing, quietly; the reply's unique key stays the backstop for two at once.
+        replies = ClientMessage._meta
+        columns = [q(replies.get_field(name).column) for name in ("table", "user", "client_id")]
+        conditions.append(f"NOT EXISTS (SELECT 1 FROM {q(replies.db_table)} WHERE "
+                          + " AND ".join(f"{column} = %s" for column in columns) + ")")
     update = _state_sql().removesuffix(f" WHERE {q('id')} = %s")
     parts = [f"guard AS ({update} WHERE {' AND '.join(conditions)} RETURNING {table}.{q('id')})", *ledger]
     if events:
@@ -229,8 +235,8 @@ def write_unlocked(table: Table, played_on: tuple[int, str], events: list[DealEv
     is its own transaction, unless the table's row has moved on from `played_on` (the version and stored text it
     was played on) meanwhile, the table has closed, the message id was answered, or one of `accounts` (id, kind,
     user id: those `batch` names) is not that account of this table. True when it wrote; False when it wrote
-    nothing. A key already taken (a transfer's, an event's, the reply's: a message id answered before) fails the
-    whole statement (IntegrityError): nothing written."""
+    nothing. A key taken meanwhile (a transfer's, an event's, the reply's: the same message id twice at once) fails
+    the whole statement (IntegrityError): nothing written."""
     db = rows.db()
     ledger = batch is not None and batch.pending
     version, stored = played_on
@@ -238,10 +244,10 @@ def write_unlocked(table: Table, played_on: tuple[int, str], events: list[DealEv
     if ledger:
         params += [orjson.dumps([{"id": i, "kind": k, "user_id": u} for i, k, u in accounts]).decode(), table.pk,
                    len(accounts)]  # fmt: skip
-        parts, ledger_params = batch.parts(only_if=_GUARD)
-        params += ledger_params
-    else:
-        parts = []
+    if reply is not None:
+        params += [reply.table_id, reply.user_id, reply.client_id]
+    parts, ledger_params = batch.parts(only_if=_GUARD) if ledger else ([], [])
+    params += ledger_params
     if events:
         params.append(json_rows.dumps(events, _event_fields()))
     if reply is not None:
