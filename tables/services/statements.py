@@ -32,16 +32,19 @@ _REPLY_FIELDS = ("table", "user", "client_id", "response", "created_at")
 q = rows.q
 
 
+def _stored_reply_sql() -> str:
+    """`FROM <replies> WHERE …`: the reply stored for the table row at hand, a user and a message id (two %s)."""
+    replies, table = q(ClientMessage._meta.db_table), q(Table._meta.db_table)
+    return (f"FROM {replies} WHERE {replies}.{q('table_id')} = {table}.{q('id')} "
+            f"AND {q('user_id')} = %s AND {q('client_id')} = %s")  # fmt: skip
+
+
 @cache
 def _lock_sql(vendor: str, with_reply: bool) -> str:
     table = q(Table._meta.db_table)
     columns = rows.columns_of(Table)
     if with_reply:
-        replies = q(ClientMessage._meta.db_table)
-        columns += (
-            f", (SELECT {q('response')} FROM {replies} WHERE {replies}.{q('table_id')} = {table}.{q('id')} "
-            f"AND {q('user_id')} = %s AND {q('client_id')} = %s LIMIT 1)"
-        )
+        columns += f", (SELECT {q('response')} {_stored_reply_sql()} LIMIT 1)"
     sql = f"SELECT {columns} FROM {table} WHERE {table}.{q('id')} = %s"
     if not connection.features.has_select_for_update:  # SQLite, where a writer locks the whole database
         return sql
@@ -216,10 +219,7 @@ def _unlocked_sql(events: bool, reply: bool, accounts: bool, ledger: tuple[str, 
         )
     if reply:
         # An id answered before writes nothing, quietly; the reply's unique key stays the backstop for two at once.
-        replies = ClientMessage._meta
-        columns = [q(replies.get_field(name).column) for name in ("table", "user", "client_id")]
-        conditions.append(f"NOT EXISTS (SELECT 1 FROM {q(replies.db_table)} WHERE "
-                          + " AND ".join(f"{column} = %s" for column in columns) + ")")
+        conditions.append(f"NOT EXISTS (SELECT 1 {_stored_reply_sql()})")
     update = _state_sql().removesuffix(f" WHERE {q('id')} = %s")
     parts = [f"guard AS ({update} WHERE {' AND '.join(conditions)} RETURNING {table}.{q('id')})", *ledger]
     if events:
@@ -245,7 +245,7 @@ def write_unlocked(table: Table, played_on: tuple[int, str], events: list[DealEv
         params += [orjson.dumps([{"id": i, "kind": k, "user_id": u} for i, k, u in accounts]).decode(), table.pk,
                    len(accounts)]  # fmt: skip
     if reply is not None:
-        params += [reply.table_id, reply.user_id, reply.client_id]
+        params += [reply.user_id, reply.client_id]
     parts, ledger_params = batch.parts(only_if=_GUARD) if ledger else ([], [])
     params += ledger_params
     if events:
