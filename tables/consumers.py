@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.language import language_of_scope
 
 from . import clock_watch, selectors, services
-from .db_threads import at_table, on_read_threads, through_the_door
+from .db_threads import on_read_threads, through_the_door
 from .errors import CLOSE_UNAVAILABLE, is_outage, unavailable
 from .protocol import BadMessage, parse_frame
 from .ratelimit import TokenBucket
@@ -194,7 +194,8 @@ class TableConsumer(GuardedConsumer):
                         self.table_id, self.user, request.text, request.id
                     )
                 else:
-                    ack = await at_table(self.table_id, services.act, self.user, request.command, request.id)
+                    ack = await services.act_from_loop(self.table_id, self.user, request.command, request.id,
+                                                       lambda ack: self.render_answer(ack, request.id))  # fmt: skip
             except services.DoorError as refused:
                 await self.send_json(error(refused.code, refused.message, request.id))
                 return
@@ -211,25 +212,44 @@ class TableConsumer(GuardedConsumer):
             await self.send_json(ack.reply)
         await notify.send_collected(outbox)
 
+    def render_answer(self, ack, message_id) -> None:
+        """The actor's answer rendered before it is known to be written (optimistic.act_from_loop: while PostgreSQL
+        runs the move's statement); `answer_with_snapshot` sends it if that very change is the answer."""
+        if ack.change is not None and self.committed is not None:
+            selectors.remember(self.table_id, ack.change.stored, ack.change.state)
+            committed = self.committed.changed(ack.change.message())
+            self.rendered = (ack.change, self.render(committed, ack.change.events, None, message_id))
+
     async def answer_with_snapshot(self, ack, message_id) -> bool:
         """The actor's answer is the snapshot of his change, carrying his message's `id` (one frame, at once, even if
         the group message is lost: that message is then skipped). False when there is none to send: a repeated id
         (nothing applied again) or a newer snapshot already shown; then the `ack` frame answers."""
+        rendered, self.rendered = getattr(self, "rendered", None), None
         if ack.change is None or self.committed is None:
             return False
         selectors.remember(self.table_id, ack.change.stored, ack.change.state)  # the door's state: already decoded
         return await self.show(self.committed.changed(ack.change.message()), events=ack.change.events,
-                               answers=message_id)  # fmt: skip
+                               answers=message_id,
+                               rendered=rendered[1] if rendered and rendered[0] is ack.change else None)  # fmt: skip
 
-    async def show(self, committed, force: bool = False, events=(), history=None, answers=_NO_MESSAGE) -> bool:
+    async def show(self, committed, force: bool = False, events=(), history=None, answers=_NO_MESSAGE,
+                   rendered: str | None = None) -> bool:  # fmt: skip
         """Send this viewer's snapshot of `committed` with the events it came with, unless it is not newer (False);
-        the first one carries the `history` (selectors.TableHistory), the answer to a message its `id` (`answers`)."""
+        the first one carries the `history` (selectors.TableHistory), the answer to a message its `id` (`answers`);
+        `rendered`: that frame, rendered already."""
         closing = committed.table["status"] == "closed"
         if not force and committed.version <= self.last_version and not closing:  # closing keeps the version
             return False
         self.committed = committed
         self.last_version = max(self.last_version, committed.version)
         services.committed_seen(committed)  # the next move here may be played on it without the lock
+        await self.send(text_data=rendered or self.render(committed, events, history, answers))
+        if closing:
+            await self.close(code=4000)
+        return True
+
+    def render(self, committed, events, history, answers) -> str:
+        """The frame of this viewer's snapshot of `committed` (see `show`)."""
         snapshot = selectors.snapshot(committed, self.user_id)
         # One frame a change: the snapshot carries the change's events this viewer may see.
         snapshot["events"] = events_for(events, snapshot["seat"])
@@ -237,10 +257,7 @@ class TableConsumer(GuardedConsumer):
             snapshot["history"] = history.message()
         if answers is not _NO_MESSAGE:
             snapshot["id"] = answers
-        await self.send_json(snapshot)
-        if closing:
-            await self.close(code=4000)
-        return True
+        return orjson.dumps(snapshot).decode()
 
     # --- group messages ---
 

@@ -133,6 +133,9 @@ def give_back_every_connection(timeout: float = 10.0) -> None:
     started, so none runs twice. The watcher's thread is here too: after the tests whose sockets start a watcher it
     was found still holding a connection, the test run's last session on its database (session 13)."""
     from .clock_watch import watch_thread
+    from .loop_db import close_every_connection
+
+    close_every_connection()  # the event loops' own (loop_db.py)
 
     for executor, threads in ((door_threads, DOOR_THREADS), (read_threads, READ_THREADS), (watch_thread, 1)):
         everyone = threading.Barrier(threads)

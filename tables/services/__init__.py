@@ -11,7 +11,7 @@ from ..errors import DoorError
 from .chat import chat
 from .door import Ack, act, close_table, create_table, run_out_clock, sit, stand
 from .optimistic import act as act_unlocked
-from .optimistic import known
+from .optimistic import act_from_loop, known
 from .optimistic import seen as committed_seen
 from .presence import PRESENCE_HEARTBEAT_SECONDS, connected, disconnected, offline_players, still_here
 from .replies import prune as prune_replies
@@ -24,6 +24,7 @@ __all__ = [
     "close_table",
     "act",
     "act_unlocked",
+    "act_from_loop",
     "committed_seen",
     "known",
     "sit",

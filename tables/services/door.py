@@ -154,17 +154,18 @@ def _check_tables_of(user) -> None:
 # --- a player's action ---
 
 
-def act(table_id: int, user, action: Command | dict, client_id=None) -> Ack:
+def act(table_id: int, user, action: Command | dict, client_id=None, *, unlocked: bool = True) -> Ack:
     """Apply one player's command to the table: returns the Ack, or raises DoorError and changes nothing.
 
     `action` is a protocol Command (or its dict form `{"kind", "amount"?, "card"?, "seat"?}`). A repeated
     `client_id` gets the stored reply and is never applied twice. A move in a deal on the state this process
     knows is tried first in one statement without the row's lock (optimistic.py); anything that cannot go that
-    way, or finds the table moved on, goes the locked way."""
+    way, or finds the table moved on, goes the locked way (at once with `unlocked=False`: a socket's event loop
+    tried it already, optimistic.act_from_loop)."""
     must_be_logged_in(user, _("Log in to take a seat and play; anonymous visitors may only watch."))
     command = parse_action(action)
     client_id = check_client_id(client_id)
-    if settings.SVARA_UNLOCKED_MOVES and not rows.db().in_atomic_block:  # the statement is its own transaction
+    if unlocked and settings.SVARA_UNLOCKED_MOVES and not rows.db().in_atomic_block:  # the statement is its own transaction
         ack = optimistic.act(table_id, user, command, client_id)
         if ack is not None:
             return ack

@@ -21,9 +21,14 @@ the ledger's CHECK constraint stays the backstop."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 
+import psycopg
+from django.conf import settings
 from django.db import DatabaseError, IntegrityError
 from django.utils import timezone
 
@@ -31,14 +36,15 @@ from wallet.accounts import WalletError
 from wallet.batch import AccountRef, prepare_unlocked
 from wallet.models import AccountKind, LedgerAccount, TransferKind
 
-from .. import rows
+from .. import loop_db, rows
+from ..db_threads import table_turn, through_the_door
 from ..engine import play
 from ..engine.events import BuyIn, DealEnded, DealStarted, Svara
 from ..errors import DoorError
 from ..models import Table, TableStatus
-from ..protocol import PLAY_KINDS, Command
+from ..protocol import PLAY_KINDS, Command, check_client_id
 from ..state_io import bot_players, chips_of, seat_of
-from . import history, ledger, notify, replies, statements
+from . import door, history, ledger, notify, replies, statements
 
 log = logging.getLogger(__name__)
 
@@ -84,11 +90,20 @@ def seen(committed) -> None:
     known.seen(committed.table["id"], committed.version, committed.state, committed.table, committed.clock)
 
 
-def act(table_id: int, user, command: Command, client_id: str | None):
-    """The door's Ack of `command` played and written in one statement, or None: then nothing was written, and the
-    locked way (door._act) must answer it."""
-    from . import door
+@dataclass(frozen=True)
+class Planned:
+    """A move played on the known state, not yet written: its statement, and what it answers once written."""
 
+    table_id: int
+    played_on: int  # the version
+    facts: dict
+    statement: tuple[str, list]  # statements.unlocked_statement
+    ack: door.Ack
+
+
+def plan(table_id: int, user, command: Command, client_id: str | None) -> Planned | None:
+    """`command` played on the state this process knows, with the statement that writes it, or None: then this way
+    cannot take it, and the locked way (door._act) must answer it. Reads nothing from the database."""
     # A seat's play only, not its comings and goings (a sit, a stand or added chips move a balance, read its
     # limits, change the seats); SQLite has no data-modifying WITH (and one writer at a time anyway).
     if command.kind not in PLAY_KINDS or not isinstance(table_id, int) or rows.db().vendor != "postgresql":
@@ -123,7 +138,7 @@ def act(table_id: int, user, command: Command, client_id: str | None):
         movements = ledger.movements(table_id, table.family, state.version, action, before, after, events, bots)
         if any(movement.kind != TransferKind.BET for movement in movements):
             return None
-        batch = prepare_unlocked(movements, _accounts(ids, before, table_id))
+        batch = prepare_unlocked(movements, _accounts(ids, before, movements))
     except WalletError:
         return None
     if batch is None:
@@ -139,22 +154,95 @@ def act(table_id: int, user, command: Command, client_id: str | None):
     named = sorted({(ref, ids[ref]) for m in batch.movements for ref in (m.source, m.destination)},
                    key=lambda pair: pair[1])  # fmt: skip
     accounts = [(pk, str(ref.kind), ref.user_id) for ref, pk in named]
-    try:
-        written = statements.write_unlocked(table, (version, stored), event_rows, reply, batch, accounts)
-    except IntegrityError as error:  # a key taken meanwhile (the same id twice at once): nothing was written
-        log.info("table %s v%s: a move without the lock met a key taken meanwhile (%s); the locked way answers",
-                 table_id, version, str(error).splitlines()[0])  # fmt: skip
-        return None
-    except DatabaseError:  # all or nothing: nothing was written; the locked way answers (and tells why)
-        log.warning("table %s v%s: a move without the lock failed; the locked way answers", table_id, version,
-                    exc_info=True)  # fmt: skip
-        return None
-    if not written:
-        return None
+    statement = statements.unlocked_statement(table, (version, stored), event_rows, reply, batch, accounts)
     change = door.change_of(table, state, [event.to_json() for event in events], False, after, bots)
-    known.seen(table_id, table.version, table.state, facts, change.clock)
+    return Planned(table_id, version, facts, statement, door.Ack(door.ack_reply(client_id, table.version), change))
+
+
+def written(planned: Planned) -> door.Ack:
+    """The move's answer once its statement wrote it: this process knows the new state, its viewers are told."""
+    change = planned.ack.change
+    known.seen(planned.table_id, change.version, change.stored, planned.facts, change.clock)
     notify.table_changes(change)
-    return door.Ack(door.ack_reply(client_id, table.version), change)
+    return planned.ack
+
+
+def _failed(planned: Planned, key_taken: bool, error: Exception, connection_lost: bool = False) -> None:
+    """All or nothing: the statement wrote nothing; the locked way answers (and, for an outage, tells why)."""
+    if key_taken:  # a key taken meanwhile (the same id twice at once): an ordinary race, one line
+        log.info("table %s v%s: a move without the lock met a key taken meanwhile (%s); the locked way answers",
+                 planned.table_id, planned.played_on, str(error).splitlines()[0])  # fmt: skip
+    elif connection_lost:  # PostgreSQL restarted or cut the loop's connection: an outage, told by the locked way
+        log.warning("table %s v%s: a move without the lock lost its connection (%s); the locked way answers",
+                    planned.table_id, planned.played_on, str(error).splitlines()[0] if str(error) else type(error).__name__)  # fmt: skip
+    else:
+        log.warning("table %s v%s: a move without the lock failed; the locked way answers", planned.table_id,
+                    planned.played_on, exc_info=error)  # fmt: skip
+
+
+def act(table_id: int, user, command: Command, client_id: str | None):
+    """On a thread: the door's Ack of `command` played and written in one statement on this thread's connection,
+    or None: then nothing was written, and the locked way (door._act) must answer it."""
+    planned = plan(table_id, user, command, client_id)
+    if planned is None:
+        return None
+    try:
+        if not statements.write_unlocked(planned.statement):
+            return None
+    except DatabaseError as error:
+        _failed(planned, isinstance(error, IntegrityError), error)
+        return None
+    return written(planned)
+
+
+async def act_from_loop(table_id: int, user, command: Command, client_id: str | None,
+                        meanwhile: Callable[[door.Ack], None] | None = None):  # fmt: skip
+    """From an event loop (a table's socket): the door's Ack of `command`. A move this way is played and its
+    statement awaited on one of the loop's own connections (tables/loop_db.py): no door thread, no hop; while
+    PostgreSQL runs it, `meanwhile` is given the Ack it will answer if written (the socket renders its frame then).
+    Anything else, or a move that wrote nothing, goes the locked way on a door thread; so does a move when no loop
+    connection is free, there still trying this way first. Either way after this process's earlier calls at the
+    table."""
+    async with table_turn(table_id):
+        tried = False
+        if settings.SVARA_UNLOCKED_MOVES and user is not None and user.is_authenticated:
+            try:
+                ack = await _on_loop(table_id, user, command, client_id, meanwhile)
+                tried = True
+            except loop_db.Busy:
+                ack = None
+            if ack is not None:
+                return ack
+        return await through_the_door(door.act)(table_id, user, command, client_id, unlocked=not tried)
+
+
+async def _on_loop(table_id: int, user, command: Command, client_id: str | None, meanwhile):
+    try:
+        client_id = check_client_id(client_id)
+    except DoorError:
+        return None  # the door refuses it, in its words
+    planned = plan(table_id, user, command, client_id)
+    if planned is None:
+        return None
+    # Its own task, shielded: a caller cancelled (its socket closed) does not cut the statement off midway; it runs
+    # to its end and the connection goes back fit, as a door thread's call runs on.
+    running = asyncio.ensure_future(_run_on_loop(planned))
+    if meanwhile is not None:
+        await asyncio.sleep(0)  # the task sends the statement (it then waits for the answer)
+        meanwhile(planned.ack)
+    ran = await asyncio.shield(running)
+    return written(planned) if ran else None
+
+
+async def _run_on_loop(planned: Planned) -> bool:
+    sql, params = planned.statement
+    try:
+        async with loop_db.connection() as connection:
+            cursor = await connection.execute(sql, params)
+            return (await cursor.fetchone())[0] == 1
+    except psycopg.Error as error:
+        _failed(planned, isinstance(error, psycopg.IntegrityError), error, isinstance(error, psycopg.OperationalError))
+        return False
 
 
 def _table(table_id: int, version: int, stored: str, facts: dict, clock: dict | None) -> Table:
@@ -168,14 +256,16 @@ def _table(table_id: int, version: int, stored: str, facts: dict, clock: dict | 
     )  # fmt: skip
 
 
-def _accounts(ids: dict[AccountRef, int], before, table_id: int) -> dict[AccountRef, LedgerAccount]:
-    """The table's pot and its players' stacks known here, with the balances the state played on gives them (the
-    statement holds only at that state)."""
-    balances = {AccountRef.pot(table_id): before.pot}
-    for player, chips in before.stacks.items():
-        balances[AccountRef.stack(int(player), table_id)] = chips
-    return {
-        ref: LedgerAccount(pk=ids[ref], kind=ref.kind, user_id=ref.user_id, table_id=ref.table_id, balance=balance)
-        for ref, balance in balances.items()
-        if ref in ids
-    }
+def _accounts(ids: dict[AccountRef, int], before, movements) -> dict[AccountRef, LedgerAccount]:
+    """The accounts the movements name that are known here (a pot's, stacks'), with the balances the state played on
+    gives them (the statement holds only at that state)."""
+    accounts = {}
+    for ref in {ref for movement in movements for ref in (movement.source, movement.destination)}:
+        pk = ids.get(ref)
+        if pk is None:
+            continue
+        balance = before.pot if ref.kind == AccountKind.POT else before.stacks.get(str(ref.user_id))
+        if balance is not None:
+            accounts[ref] = LedgerAccount(pk=pk, kind=ref.kind, user_id=ref.user_id, table_id=ref.table_id,
+                                          balance=balance)  # fmt: skip
+    return accounts

@@ -229,14 +229,15 @@ def _unlocked_sql(events: bool, reply: bool, accounts: bool, ledger: tuple[str, 
     return f"WITH {', '.join(parts)} SELECT count(*) FROM guard"
 
 
-def write_unlocked(table: Table, played_on: tuple[int, str], events: list[DealEvent], reply: ClientMessage | None,
-                   batch: Batch | None, accounts: list[tuple[int, str, int | None]]) -> bool:  # fmt: skip
-    """PostgreSQL, outside any transaction: write one action's changes (as `write_action`) in one statement that
-    is its own transaction, unless the table's row has moved on from `played_on` (the version and stored text it
-    was played on) meanwhile, the table has closed, the message id was answered, or one of `accounts` (id, kind,
-    user id: those `batch` names) is not that account of this table. True when it wrote; False when it wrote
-    nothing. A key taken meanwhile (a transfer's, an event's, the reply's: the same message id twice at once) fails
-    the whole statement (IntegrityError): nothing written."""
+def unlocked_statement(table: Table, played_on: tuple[int, str], events: list[DealEvent], reply: ClientMessage | None,
+                       batch: Batch | None, accounts: list[tuple[int, str, int | None]]) -> tuple[str, list]:  # fmt: skip
+    """PostgreSQL: the statement (its text and parameters) that writes one action's changes (as `write_action`) as
+    its own transaction, unless the table's row has moved on from `played_on` (the version and stored text it was
+    played on) meanwhile, the table has closed, the message id was answered, or one of `accounts` (id, kind, user
+    id: those `batch` names) is not that account of this table. Its one row's one value is 1 when it wrote, 0 when
+    it wrote nothing. A key taken meanwhile (a transfer's, an event's, the reply's: the same message id twice at
+    once) fails the whole statement: nothing written. Built without the database (a loop's connection runs it:
+    tables/loop_db.py)."""
     db = rows.db()
     ledger = batch is not None and batch.pending
     version, stored = played_on
@@ -252,8 +253,13 @@ def write_unlocked(table: Table, played_on: tuple[int, str], events: list[DealEv
         params.append(json_rows.dumps(events, _event_fields()))
     if reply is not None:
         params += _reply_params(db, reply)
-    with db.cursor() as cursor:
-        cursor.execute(_unlocked_sql(bool(events), reply is not None, ledger, tuple(parts)), params)
+    return _unlocked_sql(bool(events), reply is not None, ledger, tuple(parts)), params
+
+
+def write_unlocked(statement: tuple[str, list]) -> bool:
+    """Run an `unlocked_statement` outside any transaction on this thread's connection: True when it wrote."""
+    with rows.db().cursor() as cursor:
+        cursor.execute(*statement)
         return cursor.fetchone()[0] == 1
 
 

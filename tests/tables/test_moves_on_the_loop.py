@@ -1,0 +1,235 @@
+"""A move without the table's lock sent over a table's socket is played and written on the socket's own event loop,
+on one of its connections (tables/loop_db.py), with no door thread; whenever that way cannot take it (no free
+connection, a statement that wrote nothing, a connection cut) a door thread answers, and the answer is the same."""
+
+import asyncio
+import logging
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from django.db import connection
+
+from tables import db_threads, loop_db, services
+from tables.models import ClientMessage, Table
+from tables.services import optimistic
+from wallet import services as wallet
+
+from .conftest import audit_clean, ledger_matches_engine, make_user, state_of
+from .sockets import open_socket, receive, receive_until, session_cookie
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="the loop's connections are PostgreSQL's"),
+]
+
+
+@pytest.fixture(autouse=True)
+def fresh_process():
+    """Each test starts as a fresh process: it knows no table, and no loop keeps a connection from another test."""
+    services.known.forget()
+    loop_db.close_every_connection()
+    yield
+    services.known.forget()
+    loop_db.close_every_connection()
+
+
+@pytest.fixture
+def door_calls(monkeypatch):
+    """Every call a socket's move makes on a door thread, with whether it may still try the move without the lock."""
+    calls = []
+    real = optimistic.through_the_door
+
+    def counted(service):
+        on_thread = real(service)
+
+        async def call(*args, unlocked=True):
+            calls.append(unlocked)
+            return await on_thread(*args, unlocked=unlocked)
+
+        return call
+
+    monkeypatch.setattr(optimistic, "through_the_door", counted)
+    return calls
+
+
+def loop_sessions() -> list[int]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE application_name = %s AND datname = current_database()",
+                       [loop_db.APPLICATION_NAME])  # fmt: skip
+        return [pid for (pid,) in cursor.fetchall()]
+
+
+def cut_loop_sessions() -> None:
+    """PostgreSQL ends the loops' sessions (a restart, an administrator), while they idle."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s "
+                       "AND datname = current_database()", [loop_db.APPLICATION_NAME])  # fmt: skip
+
+
+def two_seated(table, users):
+    for index, user in enumerate(users):
+        services.sit(table.pk, user, 400, seat=index)  # a locked action here: the table's accounts become known
+
+
+async def press_new_deal(table, cookie, message_id):
+    """A player's socket opened, New deal pressed once, its answer."""
+    socket, _ = await open_socket(f"/ws/tables/{table.pk}/", cookie)
+    await receive(socket)
+    await socket.send_json_to({"type": "new_deal", "id": message_id})
+    answer, _ = await receive_until(socket, lambda m: m.get("id") == message_id)
+    await socket.disconnect()
+    return answer
+
+
+def play(table, user, message_id):
+    """`user` presses New deal over his socket (on an event loop of its own); his answer."""
+    return async_to_sync(press_new_deal)(table, session_cookie(user), message_id)
+
+
+def test_a_move_over_a_socket_is_written_on_its_loop_without_a_door_thread(classic_table, players, door_calls):
+    ann, boris, _ = players
+    two_seated(classic_table, [ann, boris])
+    version = state_of(classic_table.pk).version
+
+    async def scenario():
+        answer = await press_new_deal(classic_table, session_cookie_of_ann, "n1")  # not the last: no deal yet
+        return answer, await database_sync_to_async(loop_sessions)()
+
+    session_cookie_of_ann = session_cookie(ann)
+    answer, sessions = async_to_sync(scenario)()
+    assert answer["type"] == "snapshot" and answer["version"] == version + 1
+    assert door_calls == []  # no door thread was asked
+    assert Table.objects.get(pk=classic_table.pk).version == version + 1
+    assert ClientMessage.objects.get(client_id="n1").response == {"type": "ack", "id": "n1", "version": version + 1}
+    assert len(sessions) == 1  # the loop's connection, kept for its next move
+    ledger_matches_engine(classic_table.pk)
+    audit_clean()
+
+
+def test_a_move_that_starts_a_deal_goes_to_a_door_thread_which_does_not_try_again(classic_table, players, door_calls):
+    ann, boris, _ = players
+    two_seated(classic_table, [ann, boris])
+    play(classic_table, ann, "n1")
+    answer = play(classic_table, boris, "n2")  # the last press starts the deal: its rows need the lock
+    assert answer["version"] == state_of(classic_table.pk).version and state_of(classic_table.pk).phase != "waiting"
+    assert door_calls == [False]  # one call, told the loop has tried the unlocked way already
+    ledger_matches_engine(classic_table.pk)
+    audit_clean()
+
+
+def test_with_no_free_loop_connection_a_door_thread_tries_the_move_without_the_lock(
+    classic_table, players, door_calls, monkeypatch
+):
+    ann, boris, _ = players
+    two_seated(classic_table, [ann, boris])
+    monkeypatch.setattr(loop_db, "LOOP_CONNECTIONS", 0)
+    version = state_of(classic_table.pk).version
+    answer = play(classic_table, ann, "n1")
+    assert answer["version"] == version + 1
+    assert door_calls == [True]  # the thread may go without the lock: the loop never tried
+    assert loop_sessions() == []
+
+
+def test_a_stale_known_state_writes_nothing_on_the_loop_and_the_locked_way_answers(
+    classic_table, players, door_calls, monkeypatch
+):
+    ann, boris, _ = players
+    two_seated(classic_table, [ann, boris])
+    version = state_of(classic_table.pk).version
+    real_seen = optimistic.known.seen
+    old = dict(optimistic.known.tables)
+
+    def stale(*args):  # the process keeps believing the table is where it was before the sockets opened
+        real_seen(*args)
+        optimistic.known.tables.update(old)
+
+    monkeypatch.setattr(optimistic.known, "seen", stale)
+    ann_answer = play(classic_table, ann, "n1")
+    boris_answer = play(classic_table, boris, "n2")  # played on ann's version: the statement finds v+1, not v
+    assert (ann_answer["version"], boris_answer["version"]) == (version + 1, version + 2)
+    assert door_calls == [False]  # boris's press: written on the loop it was not, and the door did not try again
+    assert state_of(classic_table.pk).phase != "waiting"  # both pressed: the deal started
+    ledger_matches_engine(classic_table.pk)
+    audit_clean()
+
+
+def test_a_loop_connection_cut_off_is_dropped_and_the_locked_way_answers(
+    classic_table, players, staff, door_calls, caplog
+):
+    dora = make_user("dora@example.com", display_name="Dora")
+    wallet.credit(dora, 10_000, reason="welcome chips", staff=staff)
+    players = [*players, dora]  # four: the third press is not the last, which starts the deal
+    for index, user in enumerate(players):
+        services.sit(classic_table.pk, user, 400, seat=index)
+    version = state_of(classic_table.pk).version
+    cookies = [session_cookie(user) for user in players]
+
+    async def scenario():  # one event loop: its one connection is cut between two moves
+        first = await press_new_deal(classic_table, cookies[0], "n1")
+        await database_sync_to_async(cut_loop_sessions)()
+        second = await press_new_deal(classic_table, cookies[1], "n2")  # meets the cut connection: a thread writes
+        third = await press_new_deal(classic_table, cookies[2], "n3")  # a fresh connection: no thread
+        return first, second, third
+
+    with caplog.at_level(logging.WARNING, logger="tables.services.optimistic"):
+        first, second, third = async_to_sync(scenario)()
+    assert [m["version"] for m in (first, second, third)] == [version + 1, version + 2, version + 3]
+    assert door_calls == [False]  # only the second
+    lost = [r for r in caplog.records if "lost its connection" in r.getMessage()]
+    assert len(lost) == 1 and lost[0].exc_info is None  # an outage in one line, no traceback
+    assert state_of(classic_table.pk).phase == "waiting"  # three presses of four
+    ledger_matches_engine(classic_table.pk)
+    audit_clean()
+
+
+def test_every_loop_connection_is_closed_before_the_database_is_dropped(classic_table, players):
+    ann, boris, _ = players
+    two_seated(classic_table, [ann, boris])
+
+    async def scenario():
+        await press_new_deal(classic_table, cookie, "n1")
+        return await database_sync_to_async(loop_sessions)()
+
+    cookie = session_cookie(ann)
+    assert len(async_to_sync(scenario)()) == 1
+    db_threads.give_back_every_connection()
+    for _ in range(50):  # the server ends a session a moment after its client closed it
+        if not loop_sessions():
+            break
+        async_to_sync(asyncio.sleep)(0.02)
+    assert loop_sessions() == []
+
+
+def test_a_loop_that_cannot_reach_postgresql_lets_the_door_threads_move_and_waits_before_trying_again(
+    classic_table, players, staff, door_calls, monkeypatch, caplog
+):
+    dora = make_user("dora@example.com", display_name="Dora")
+    wallet.credit(dora, 10_000, reason="welcome chips", staff=staff)
+    players = [*players, dora]
+    for index, user in enumerate(players):
+        services.sit(classic_table.pk, user, 400, seat=index)
+    version = state_of(classic_table.pk).version
+    real = loop_db._connect_params
+    attempts = []
+
+    def unreachable():  # a port nothing listens on: the loop's connect fails at once
+        attempts.append(1)
+        return {**real(), "host": "127.0.0.1", "port": 9}
+
+    monkeypatch.setattr(loop_db, "_connect_params", unreachable)
+    cookies = [session_cookie(user) for user in players[:3]]
+
+    async def scenario():  # one event loop
+        return [await press_new_deal(classic_table, cookie, f"n{i}") for i, cookie in enumerate(cookies)]
+
+    with caplog.at_level(logging.WARNING, logger="tables.loop_db"):
+        answers = async_to_sync(scenario)()
+    assert [a["version"] for a in answers] == [version + 1, version + 2, version + 3]
+    assert door_calls == [True, True, True]  # each on a door thread, which could still go without the lock
+    assert len(attempts) == 1  # tried once, then left alone for loop_db.DOWN_SECONDS
+    warned = [r for r in caplog.records if "could not connect" in r.getMessage()]
+    assert len(warned) == 1 and warned[0].exc_info is None
+    assert loop_sessions() == []
+    ledger_matches_engine(classic_table.pk)
+    audit_clean()
