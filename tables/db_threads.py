@@ -98,8 +98,9 @@ def through_the_door(service):
     return KeepingItsConnection(service, thread_sensitive=False, executor=door_threads)
 
 
-# This process's door calls at one table take turns, first come first served, before they take a door thread: a
-# New deal's presses at one table (RULES §10: every player's) would otherwise each hold a thread while they queue on
+# This process's door calls at one table take turns, first come first served, before they take a door thread or a
+# loop connection (tables/services/optimistic.act_from_loop): a New deal's presses at one table (RULES §10: every
+# player's) would otherwise each hold a thread while they queue on
 # the table's row lock in PostgreSQL, and the other tables' actions would wait for a free thread behind them. Five
 # alternating pairs at 50 busy tables: p99 lower in all five (by 3-23 %), actions a second higher in four
 # (docs/benchmarks.md, session 18). The row lock still orders calls from different processes, and a call whose
@@ -115,12 +116,6 @@ def table_turn(table_id: int) -> asyncio.Lock:
         turn = _turns[key] = asyncio.Lock()
     return turn
 
-
-async def at_table(table_id: int, service, *args):
-    """`service(table_id, *args)`, a door function, on a door thread once this process's earlier calls at that table
-    have returned."""
-    async with table_turn(table_id):
-        return await through_the_door(service)(table_id, *args)
 
 
 def on_read_threads(read):

@@ -1,7 +1,7 @@
 """With psycopg's pool, the door's and the reads' threads keep their database connection from call to call, and give
 it back when a call left it unfit (inside a transaction, or broken) or after KEPT_SECONDS (tables/db_threads.py).
 The pool is PostgreSQL's (CI runs on it); without one, Django's CONN_MAX_AGE decides as around any call. A process's
-door calls at one table take turns before they take a door thread (`at_table`)."""
+door calls at one table take turns before they take a door thread (`table_turn`, optimistic.act_from_loop)."""
 
 import asyncio
 import threading
@@ -159,12 +159,12 @@ def test_new_deal_presses_queued_at_one_table_hold_one_door_thread_and_other_tab
 
     async def presses_and_a_sit_elsewhere():
         presses = [
-            asyncio.ensure_future(db_threads.at_table(busy.pk, services.act, user, Command("new_deal"), f"press-{n}"))
+            asyncio.ensure_future(services.act_from_loop(busy.pk, user, Command("new_deal"), f"press-{n}"))
             for n, user in enumerate([ann, boris] * db_threads.DOOR_THREADS)
         ]
         try:
             sat = await asyncio.wait_for(
-                db_threads.at_table(other.pk, services.act, vera, Command("sit", amount=400), "sit-1"), timeout=10
+                services.act_from_loop(other.pk, vera, Command("sit", amount=400), "sit-1"), timeout=10
             )
         finally:
             release.set()
