@@ -123,6 +123,10 @@ def play_people_deal(table_id, ann, boris) -> None:
     raise AssertionError("the deal did not end within 100 moves")
 
 
+# Hands of different points: no tie, so each deal is one row (a tie may start a svara, a second row: RULES §7).
+UNTIED = ["9s 8d 7c", "Ah Kh Qh"]
+
+
 def test_no_rake_at_a_table_with_a_bot_S8(ann, staff, pool):
     """Ann bets the pot, so the pot holds more than antes: a table of people would rake it; with a bot, nothing."""
     boris = make_user("boris@example.com", display_name="Boris")
@@ -130,6 +134,7 @@ def test_no_rake_at_a_table_with_a_bot_S8(ann, staff, pool):
     people = door.create_table(ann, "classic", 10, 2, bots_allowed=False)
     door.sit(people.pk, ann, 400, seat=0)
     door.sit(people.pk, boris, 400, seat=1)
+    door.queue_test_deck(people.pk, UNTIED)
     play_people_deal(people.pk, ann, boris)
     assert Deal.objects.get(table=people).rake > 0  # the control: people pay rake on this deal
     house_after_people = house_takings()
@@ -138,6 +143,7 @@ def test_no_rake_at_a_table_with_a_bot_S8(ann, staff, pool):
     bots.seat_bot(with_bot, "strong", by_user=ann)
     door.sit(with_bot.pk, ann, 400)
     ann_seat = next(i for i, s in enumerate(state_of(with_bot.pk).seats) if s is not None and s.player == str(ann.pk))
+    door.queue_test_deck(with_bot.pk, UNTIED)
     door.act(with_bot.pk, ann, {"kind": "new_deal"})
     play_one_deal(with_bot.pk, ann, ann_seat)
 
