@@ -100,11 +100,11 @@ def through_the_door(service):
 
 # This process's door calls at one table take turns, first come first served, before they take a door thread or a
 # loop connection (tables/services/optimistic.act_from_loop): a New deal's presses at one table (RULES §10: every
-# player's) would otherwise each hold a thread while they queue on
-# the table's row lock in PostgreSQL, and the other tables' actions would wait for a free thread behind them. Five
-# alternating pairs at 50 busy tables: p99 lower in all five (by 3-23 %), actions a second higher in four
-# (docs/benchmarks.md, session 18). The row lock still orders calls from different processes, and a call whose
-# caller was cancelled (its socket closed) runs on to its end on its thread, as before, with the turn passed on.
+# player's) would otherwise each hold a thread while they queue on the table's row lock in PostgreSQL, and the
+# other tables' actions would wait for a free thread behind them. Five alternating pairs at 50 busy tables: p99
+# lower in all five (by 3-23 %), actions a second higher in four (docs/benchmarks.md, session 18). The row lock
+# still orders calls from different processes, and a call whose caller was cancelled (its socket closed) runs on to
+# its end on its thread, as before, with the turn passed on.
 _turns: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # (event loop, table id) -> its asyncio.Lock
 
 
@@ -115,7 +115,6 @@ def table_turn(table_id: int) -> asyncio.Lock:
     if turn is None:
         turn = _turns[key] = asyncio.Lock()
     return turn
-
 
 
 def on_read_threads(read):

@@ -32,6 +32,13 @@ def is_outage(fault: BaseException) -> bool:
                               RedisConnectionError, RedisTimeoutError, ConnectionError))
 
 
+def in_one_line(fault: BaseException) -> str:
+    """A fault told in a log line of its own: its message's first line, or its kind when it has none (an outage
+    or an ordinary race needs no traceback)."""
+    lines = str(fault).strip().splitlines()
+    return lines[0] if lines else type(fault).__name__
+
+
 UNAVAILABLE = _("The server cannot reach its database or its message bus right now; nothing was changed. "
                 "Reconnect in a moment.")
 # The close code after `unavailable`: an application code (daphne's autobahn sends only 1000 and 3000-4999, so

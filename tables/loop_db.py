@@ -23,6 +23,7 @@ from django.conf import settings
 
 from . import rows
 from .db_threads import KEPT_SECONDS
+from .errors import in_one_line
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +59,7 @@ class LoopConnections:
             self.open -= 1
             self.down_until = time.monotonic() + DOWN_SECONDS
             log.warning("the event loop could not connect to PostgreSQL (%s); moves go the door threads' way for %s s",
-                        str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__,
-                        DOWN_SECONDS)  # fmt: skip
+                        in_one_line(error), DOWN_SECONDS)  # fmt: skip
             return None
         self.every.add(connection)
         return connection, time.monotonic()

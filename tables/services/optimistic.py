@@ -40,7 +40,7 @@ from .. import loop_db, rows
 from ..db_threads import table_turn, through_the_door
 from ..engine import play
 from ..engine.events import BuyIn, DealEnded, DealStarted, Svara
-from ..errors import DoorError
+from ..errors import DoorError, in_one_line, is_outage
 from ..models import Table, TableStatus
 from ..protocol import PLAY_KINDS, Command, check_client_id
 from ..state_io import bot_players, chips_of, seat_of
@@ -167,14 +167,15 @@ def written(planned: Planned) -> door.Ack:
     return planned.ack
 
 
-def _failed(planned: Planned, key_taken: bool, error: Exception, connection_lost: bool = False) -> None:
+def _failed(planned: Planned, error: Exception, outage: bool = False) -> None:
     """All or nothing: the statement wrote nothing; the locked way answers (and, for an outage, tells why)."""
-    if key_taken:  # a key taken meanwhile (the same id twice at once): an ordinary race, one line
+    # A key taken meanwhile (the same id twice at once): an ordinary race, one line.
+    if isinstance(error, (IntegrityError, psycopg.IntegrityError)):
         log.info("table %s v%s: a move without the lock met a key taken meanwhile (%s); the locked way answers",
-                 planned.table_id, planned.played_on, str(error).splitlines()[0])  # fmt: skip
-    elif connection_lost:  # PostgreSQL restarted or cut the loop's connection: an outage, told by the locked way
+                 planned.table_id, planned.played_on, in_one_line(error))  # fmt: skip
+    elif outage:  # PostgreSQL restarted or cut the loop's connection: the locked way tells the client
         log.warning("table %s v%s: a move without the lock lost its connection (%s); the locked way answers",
-                    planned.table_id, planned.played_on, str(error).splitlines()[0] if str(error) else type(error).__name__)  # fmt: skip
+                    planned.table_id, planned.played_on, in_one_line(error))  # fmt: skip
     else:
         log.warning("table %s v%s: a move without the lock failed; the locked way answers", planned.table_id,
                     planned.played_on, exc_info=error)  # fmt: skip
@@ -190,7 +191,7 @@ def act(table_id: int, user, command: Command, client_id: str | None):
         if not statements.write_unlocked(planned.statement):
             return None
     except DatabaseError as error:
-        _failed(planned, isinstance(error, IntegrityError), error)
+        _failed(planned, error)
         return None
     return written(planned)
 
@@ -241,7 +242,7 @@ async def _run_on_loop(planned: Planned) -> bool:
             cursor = await connection.execute(sql, params)
             return (await cursor.fetchone())[0] == 1
     except psycopg.Error as error:
-        _failed(planned, isinstance(error, psycopg.IntegrityError), error, isinstance(error, psycopg.OperationalError))
+        _failed(planned, error, outage=is_outage(error))
         return False
 
 
