@@ -36,6 +36,15 @@ AWARDS = (PotAwarded, Split)  # the events that award a pot (a split awards it t
 
 
 @dataclass(frozen=True, slots=True)
+class Opening:
+    """A deal's row and its players' rows, to be inserted by the statement that writes the action starting it (a
+    move without the lock: optimistic.py), rather than by a statement of their own."""
+
+    deal: Deal
+    players: list[DealSeat]
+
+
+@dataclass(frozen=True, slots=True)
 class Sitter:
     """Who held a seat when the action began (a deal's players cannot change within one action)."""
 
@@ -52,13 +61,16 @@ def roster(state) -> tuple[Sitter, ...]:
 def record(
     table: Table, deal_before: int | None, svara_before: int, version: int, events: list[Event], now,
     sitters: tuple[Sitter, ...] = (), stacks: dict[int, int] | None = None, fair: FairRecord | None = None,
+    openings: list[Opening] | None = None,
 ) -> list[DealEvent]:  # fmt: skip
     """One action's events as the rows to append to the deal they belong to (the door writes them with the state:
     statements.write_action); a deal's rows (Deal, DealSeat) open and close here. `deal_before` is the number of the
     deal running before the action (None between deals), `svara_before` its place in a svara chain: events between
     deals (sitting down, pressing New deal) belong to no deal. `sitters` (roster) and `stacks` (seat: stack, before
     the action) name the players and their stacks when a deal starts; `fair` is the state's fairness record after
-    the action (of the deal it started or ended)."""
+    the action (of the deal it started or ended). With `openings`, a deal started is not inserted here but added to
+    that list, for the caller's own statement to insert: only for an action that starts a deal and does nothing
+    else to a deal's rows (a buy-in or a svara needs the new row's id here)."""
     deal, svara = deal_before, svara_before if deal_before is not None else 0
     running = dict(stacks or {})  # each seat's stack as the events go (what a deal's start shows)
     rows = []
@@ -67,7 +79,11 @@ def record(
         if isinstance(event, DealStarted):
             deal, svara = event.deal_no, 0
             committed = commitment(fair.server_seed) if fair is not None and fair.deal_no == deal else ""
-            opened[deal, 0] = _open(table, deal, 0, None, event.seats, sitters, running, now, committed)
+            opening = _opening(table, deal, 0, None, event.seats, sitters, running, now, committed)
+            if openings is None:
+                opened[deal, 0] = statements.open_deal(opening.deal, opening.players)
+            else:
+                openings.append(opening)
         if deal is None:
             _follow_stacks(running, event)
             continue
@@ -81,7 +97,8 @@ def record(
             _close(table, deal, svara, rows, now, tied=event.seats)
             previous = opened.get((deal, svara)) or _deal_id(table, deal, svara)
             svara = event.chain
-            opened[deal, svara] = _open(table, deal, svara, previous, event.seats, sitters, running, now)
+            opening = _opening(table, deal, svara, previous, event.seats, sitters, running, now)
+            opened[deal, svara] = statements.open_deal(opening.deal, opening.players)
         elif isinstance(event, DealEnded):
             _close(table, deal, svara, rows, now, fair=fair if fair is not None and fair.deal_no == deal else None)
             deal, svara = None, 0
@@ -111,11 +128,10 @@ def _deal_id(table: Table, number: int, svara: int) -> int:
     return Deal.objects.filter(table=table, number=number, svara=svara).values_list("pk", flat=True).get()
 
 
-def _open(table, number, svara, previous, seats, sitters, running, now, committed: str = "") -> int:
-    """The deal's row (a deal's own, not a svara's, with its commitment: docs/fair.md) and its players' (one statement
-    on PostgreSQL); the deal's id."""
+def _opening(table, number, svara, previous, seats, sitters, running, now, committed: str = "") -> Opening:
+    """The deal's row (a deal's own, not a svara's, with its commitment: docs/fair.md) and its players'."""
     deal = Deal(table=table, number=number, svara=svara, previous_id=previous, started_at=now, commitment=committed)
-    return statements.open_deal(deal, [_seat_row(table, None, seat, sitters, running, now) for seat in seats])
+    return Opening(deal, [_seat_row(table, None, seat, sitters, running, now) for seat in seats])
 
 
 def _join(table, deal_id: int, seat, sitters, running, now) -> None:

@@ -2,7 +2,8 @@
 
 The door's usual way (door.py) is four round trips to PostgreSQL: BEGIN, the row's lock (with the stored reply and
 the table's ledger accounts), the write, COMMIT. Most actions in a deal (a call, a bet, a fold that ends nothing,
-a card opened, a New deal pressed before the last) need nothing the process does not already know: the table as
+a card opened, a New deal pressed, the last one starting the deal with its antes and its hand history's rows) need
+nothing the process does not already know: the table as
 last committed, which every change brings to this process's sockets in its group message (`seen`), and the ids of
 the table's own ledger accounts, which the last locked action here read (`accounts_seen`). Such an action is played
 on that known state and written in one statement that holds only if the row still holds that very version and
@@ -11,8 +12,9 @@ writer, and a writer that got there first leaves it writing nothing.
 
 Anything else goes the locked way, from the start: a known state that is not the newest (the statement wrote
 nothing), a refusal (the known state may be old: the locked way refuses for certain, in the newest state's words),
-an action that starts, ends or splits a deal, moves chips but bets, changes the seats, or calls for a standing
-answer; a database error (a single statement either wrote all or nothing). So every answer is the locked way's,
+an action that ends or splits a deal (its results are read from the deal's stored events), moves chips but bets,
+changes the seats, or calls for a standing answer; a deal started from the test settings' queued decks (they are
+kept on the row); a database error (a single statement either wrote all or nothing). So every answer is the locked way's,
 and this path only ever saves the lock and the transaction around one statement.
 
 The chips stay exact without the accounts' locks: a table's stacks and pot move only with its row (door.py), so
@@ -48,7 +50,7 @@ from . import door, history, ledger, notify, replies, statements
 
 log = logging.getLogger(__name__)
 
-_DEAL_ROWS = (DealStarted, DealEnded, Svara, BuyIn)  # events whose hand-history rows need statements of their own
+_DEAL_ROWS = (DealEnded, Svara, BuyIn)  # events whose hand-history rows need statements of their own
 
 _MOVED_BY_BETS = (AccountKind.STACK, AccountKind.POT)  # the only accounts a move this way names
 _KNOWN_MAX = 4096  # tables a process keeps (the oldest forgotten first)
@@ -133,6 +135,9 @@ def plan(table_id: int, user, command: Command, client_id: str | None) -> Planne
         return None
     if any(isinstance(event, _DEAL_ROWS) for event in events):
         return None
+    starts = any(isinstance(event, DealStarted) for event in events)
+    if starts and settings.SVARA_DECK_PROVIDER:  # the test settings' queued decks are the locked way's to deal
+        return None
     table = _table(table_id, version, stored, facts, clock)
     try:
         movements = ledger.movements(table_id, table.family, state.version, action, before, after, events, bots)
@@ -145,8 +150,9 @@ def plan(table_id: int, user, command: Command, client_id: str | None) -> Planne
         return None
     now = timezone.now()
     stacks = {s: before.stacks[player] for player, s in before.seats.items()}
+    openings: list[history.Opening] = []  # the deal a New deal starts: its rows go in the statement
     event_rows = history.record(table, deal_before, svara_before, state.version, events, now,
-                                sitters, stacks, state.fair)  # fmt: skip
+                                sitters, stacks, state.fair, openings)  # fmt: skip
     door.store_state(table, state, now, action.kind, occupied=True)
     reply = None
     if client_id is not None:
@@ -154,7 +160,8 @@ def plan(table_id: int, user, command: Command, client_id: str | None) -> Planne
     named = sorted({(ref, ids[ref]) for m in batch.movements for ref in (m.source, m.destination)},
                    key=lambda pair: pair[1])  # fmt: skip
     accounts = [(pk, str(ref.kind), ref.user_id) for ref, pk in named]
-    statement = statements.unlocked_statement(table, (version, stored), event_rows, reply, batch, accounts)
+    opening = (openings[0].deal, openings[0].players) if openings else None
+    statement = statements.unlocked_statement(table, (version, stored), event_rows, reply, batch, accounts, opening)
     change = door.change_of(table, state, [event.to_json() for event in events], False, after, bots)
     return Planned(table_id, version, facts, statement, door.Ack(door.ack_reply(client_id, table.version), change))
 

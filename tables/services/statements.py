@@ -201,13 +201,14 @@ _GUARD = "EXISTS (SELECT 1 FROM guard)"
 
 
 @cache
-def _unlocked_sql(events: bool, reply: bool, accounts: bool, ledger: tuple[str, ...]) -> str:
+def _unlocked_sql(events: bool, reply: bool, accounts: bool, ledger: tuple[str, ...], opening: bool = False) -> str:
     """PostgreSQL: one statement, its own transaction: `guard` writes the table's new state only if the row still
     holds the version and the very text the move was played on, the table is open, and each account the batch
     names is the one it is taken for; every other write (`ledger`: the batch's parts under `_GUARD`, the events,
     the reply) happens only if `guard` did. It returns whether it did. A message id already answered writes
     nothing, and the locked way finds the stored reply; the same id twice at once fails the whole statement on the
-    reply's unique key (no ON CONFLICT here), as a transfer key or an event already written would."""
+    reply's unique key (no ON CONFLICT here), as a transfer key or an event already written would. With `opening`,
+    the deal the action starts gets its row and its players' (under `guard` too)."""
     table = q(Table._meta.db_table)
     conditions = [f"{q('id')} = %s", f"{q('version')} = %s", f"{q('state')} = %s", f"{q('status')} = %s"]
     if accounts:
@@ -224,20 +225,23 @@ def _unlocked_sql(events: bool, reply: bool, accounts: bool, ledger: tuple[str, 
     parts = [f"guard AS ({update} WHERE {' AND '.join(conditions)} RETURNING {table}.{q('id')})", *ledger]
     if events:
         parts.append(f"events AS ({_events_json_sql()} WHERE {_GUARD})")
+    if opening:
+        parts += _open_parts(only_if=_GUARD)
     if reply:
         parts.append(f"reply AS ({_reply_insert()} SELECT {', '.join(['%s'] * len(_REPLY_FIELDS))} WHERE {_GUARD})")
     return f"WITH {', '.join(parts)} SELECT count(*) FROM guard"
 
 
 def unlocked_statement(table: Table, played_on: tuple[int, str], events: list[DealEvent], reply: ClientMessage | None,
-                       batch: Batch | None, accounts: list[tuple[int, str, int | None]]) -> tuple[str, list]:  # fmt: skip
+                       batch: Batch | None, accounts: list[tuple[int, str, int | None]],
+                       opening: tuple[Deal, list[DealSeat]] | None = None) -> tuple[str, list]:  # fmt: skip
     """PostgreSQL: the statement (its text and parameters) that writes one action's changes (as `write_action`) as
     its own transaction, unless the table's row has moved on from `played_on` (the version and stored text it was
     played on) meanwhile, the table has closed, the message id was answered, or one of `accounts` (id, kind, user
     id: those `batch` names) is not that account of this table. Its one row's one value is 1 when it wrote, 0 when
     it wrote nothing. A key taken meanwhile (a transfer's, an event's, the reply's: the same message id twice at
-    once) fails the whole statement: nothing written. Built without the database (a loop's connection runs it:
-    tables/loop_db.py)."""
+    once) fails the whole statement: nothing written. `opening`: the deal the action starts, its row and players'.
+    Built without the database (a loop's connection runs it: tables/loop_db.py)."""
     db = rows.db()
     ledger = batch is not None and batch.pending
     version, stored = played_on
@@ -251,9 +255,11 @@ def unlocked_statement(table: Table, played_on: tuple[int, str], events: list[De
     params += ledger_params
     if events:
         params.append(json_rows.dumps(events, _event_fields()))
+    if opening is not None:
+        params += _open_params(db, *opening)
     if reply is not None:
         params += _reply_params(db, reply)
-    return _unlocked_sql(bool(events), reply is not None, ledger, tuple(parts)), params
+    return _unlocked_sql(bool(events), reply is not None, ledger, tuple(parts), opening is not None), params
 
 
 def write_unlocked(statement: tuple[str, list]) -> bool:
@@ -292,23 +298,33 @@ def _row_params(db, row) -> list:
     return [f.get_db_prep_save(getattr(row, f.attname), db) for f in _row_fields(type(row))]
 
 
-@cache
-def _open_sql() -> str:
-    """PostgreSQL: the deal's row and its players' rows, which take the new row's id, in one statement. The players
-    travel as one JSON text (config/json_rows.py), so the statement has the same text and few parameters for any
-    number of them: psycopg keeps its conversion (it parses a statement of over 50 parameters afresh each time,
-    about 0.2 ms for four players' 76) and PostgreSQL its plan."""
+def _open_parts(only_if: str = "") -> tuple[str, str]:
+    """PostgreSQL: `deal AS (…)` inserting a deal's row (its fields' values as parameters) and `players AS (…)`
+    inserting its players' rows, which take the new row's id, from one JSON text (config/json_rows.py), so the
+    statement has the same text and few parameters for any number of them: psycopg keeps its conversion (it parses a
+    statement of over 50 parameters afresh each time, about 0.2 ms for four players' 76) and PostgreSQL its plan.
+    With `only_if`, the deal's row (and so its players') is inserted only under that condition."""
     deals, seats = q(Deal._meta.db_table), q(DealSeat._meta.db_table)
     deal_fields, seat_fields = _row_fields(Deal), _player_fields()
     deal_row = ", ".join(["%s"] * len(deal_fields))
+    values = f"SELECT {deal_row} WHERE {only_if}" if only_if else f"VALUES ({deal_row})"
     typed = ", ".join(f"{q(f.column)} {f.db_type(connection)}" for f in seat_fields)
     columns = ", ".join(q(f.column) for f in seat_fields)
     return (
-        f"WITH deal AS (INSERT INTO {deals} ({', '.join(q(f.column) for f in deal_fields)}) VALUES ({deal_row}) "
-        f"RETURNING {q('id')}), players AS (INSERT INTO {seats} ({q('deal_id')}, {columns}) "
-        f"SELECT deal.{q('id')}, row.* FROM deal, json_to_recordset(%s::json) AS row({typed})) "
-        f"SELECT {q('id')} FROM deal"
+        f"deal AS (INSERT INTO {deals} ({', '.join(q(f.column) for f in deal_fields)}) {values} RETURNING {q('id')})",
+        f"players AS (INSERT INTO {seats} ({q('deal_id')}, {columns}) "
+        f"SELECT deal.{q('id')}, row.* FROM deal, json_to_recordset(%s::json) AS row({typed}))",
     )
+
+
+def _open_params(db, deal: Deal, players: list[DealSeat]) -> list:
+    return [*_row_params(db, deal), json_rows.dumps(players, _player_fields())]
+
+
+@cache
+def _open_sql() -> str:
+    """PostgreSQL: a deal's row and its players' rows in one statement, returning the deal's id."""
+    return f"WITH {', '.join(_open_parts())} SELECT {q('id')} FROM deal"
 
 
 def open_deal(deal: Deal, players: list[DealSeat]) -> int:
@@ -320,9 +336,8 @@ def open_deal(deal: Deal, players: list[DealSeat]) -> int:
             player.deal_id = deal.pk
         DealSeat.objects.bulk_create(players)
         return deal.pk
-    params = [*_row_params(db, deal), json_rows.dumps(players, _player_fields())]
     with db.cursor() as cursor:
-        cursor.execute(_open_sql(), params)
+        cursor.execute(_open_sql(), _open_params(db, deal, players))
         return cursor.fetchone()[0]
 
 

@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from django.db import connection
 
 from tables import db_threads, loop_db, services
-from tables.models import ClientMessage, Table
+from tables.models import ClientMessage, Deal, DealSeat, Table
 from tables.services import optimistic
 from wallet import services as wallet
 
@@ -107,13 +107,33 @@ def test_a_move_over_a_socket_is_written_on_its_loop_without_a_door_thread(class
     audit_clean()
 
 
-def test_a_move_that_starts_a_deal_goes_to_a_door_thread_which_does_not_try_again(classic_table, players, door_calls):
+def test_a_move_the_loop_cannot_take_goes_to_a_door_thread_which_does_not_try_again(classic_table, players,
+                                                                                     door_calls):  # fmt: skip
     ann, boris, _ = players
     two_seated(classic_table, [ann, boris])
     play(classic_table, ann, "n1")
-    answer = play(classic_table, boris, "n2")  # the last press starts the deal: its rows need the lock
+    # The last press starts the deal: with the test settings' queued decks (kept on the row) only the locked way deals.
+    answer = play(classic_table, boris, "n2")
     assert answer["version"] == state_of(classic_table.pk).version and state_of(classic_table.pk).phase != "waiting"
     assert door_calls == [False]  # one call, told the loop has tried the unlocked way already
+    ledger_matches_engine(classic_table.pk)
+    audit_clean()
+
+
+def test_the_press_that_starts_a_deal_is_written_on_the_loop_S10(classic_table, players, door_calls, settings):
+    ann, boris, _ = players
+    two_seated(classic_table, [ann, boris])
+    for user in (ann, boris):  # a first deal, the locked way: the table's pot account opens in it
+        services.act(classic_table.pk, user, {"kind": "new_deal"})
+    services.act(classic_table.pk, [ann, boris][state_of(classic_table.pk).turn], {"kind": "fold"})
+    settings.SVARA_DECK_PROVIDER = None  # the fair shuffle, as in production
+    play(classic_table, ann, "n1")
+    answer = play(classic_table, boris, "n2")
+    state = state_of(classic_table.pk)
+    assert state.phase != "waiting" and state.deal_no == 2 and answer["version"] == state.version
+    assert door_calls == []
+    assert Deal.objects.filter(table=classic_table, number=2).count() == 1
+    assert DealSeat.objects.filter(deal__table=classic_table, deal__number=2).count() == 2
     ledger_matches_engine(classic_table.pk)
     audit_clean()
 
