@@ -55,6 +55,13 @@ _DEAL_ROWS = (DealEnded, Svara, BuyIn)  # events whose hand-history rows need st
 _MOVED_BY_BETS = (AccountKind.STACK, AccountKind.POT)  # the only accounts a move this way names
 _KNOWN_MAX = 4096  # tables a process keeps (the oldest forgotten first)
 
+# A move from a socket whose statement wrote nothing most likely lost a race: another process's move at the table
+# (New deal pressed by several players at once, a card opened during another's turn) got there first. That change's
+# group message soon brings its state here, and the move is played again on it, this way; only after LOST_RACES
+# such tries, or RACE_WAIT_SECONDS without news, does it go the locked way (docs/benchmarks.md, session 24).
+LOST_RACES = 3
+RACE_WAIT_SECONDS = 0.05
+
 
 class Known:
     """The newest committed state of each table this process has heard of, and its ledger accounts' ids."""
@@ -62,12 +69,40 @@ class Known:
     def __init__(self):
         self.tables: dict[int, tuple[int, str, dict, dict | None]] = {}  # id -> (version, stored, facts, clock)
         self.accounts: dict[int, dict[AccountRef, int]] = {}  # table id -> {its pot's and stacks' refs: account id}
+        self.waiting: dict[int, list[tuple[asyncio.AbstractEventLoop, asyncio.Future]]] = {}  # table id -> newer()
 
     def seen(self, table_id: int, version: int, stored: str, facts: dict, clock: dict | None) -> None:
         known = self.tables.get(table_id)
         if known is None or known[0] < version:
             self.tables[table_id] = (version, stored, facts, clock)
             _bound(self.tables)
+            for loop, future in self.waiting.pop(table_id, ()):  # a door thread may see it too
+                loop.call_soon_threadsafe(_wake, future)
+
+    def version(self, table_id: int) -> int:
+        known = self.tables.get(table_id)
+        return -1 if known is None else known[0]
+
+    async def newer(self, table_id: int, version: int, timeout: float) -> bool:
+        """On an event loop: whether a state of the table newer than `version` is known, or becomes known within
+        `timeout` seconds."""
+        if self.version(table_id) > version:
+            return True
+        future = asyncio.get_running_loop().create_future()
+        waiter = (asyncio.get_running_loop(), future)
+        self.waiting.setdefault(table_id, []).append(waiter)
+        try:
+            async with asyncio.timeout(timeout):
+                await future
+        except TimeoutError:
+            pass
+        finally:
+            left = self.waiting.get(table_id)
+            if left is not None and waiter in left:
+                left.remove(waiter)
+                if not left:
+                    del self.waiting[table_id]
+        return self.version(table_id) > version
 
     def accounts_seen(self, table_id: int, accounts: dict[AccountRef, LedgerAccount]) -> None:
         ids = self.accounts.setdefault(table_id, {})
@@ -77,6 +112,11 @@ class Known:
     def forget(self) -> None:
         self.tables.clear()
         self.accounts.clear()
+
+
+def _wake(future: asyncio.Future) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 def _bound(memo: dict) -> None:
@@ -214,17 +254,23 @@ async def act_from_loop(table_id: int, user, command: Command, client_id: str | 
     async with table_turn(table_id):
         tried = False
         if settings.SVARA_UNLOCKED_MOVES and user is not None and user.is_authenticated:
-            try:
-                ack = await _on_loop(table_id, user, command, client_id, meanwhile)
-                tried = True
-            except loop_db.Busy:
-                ack = None
-            if ack is not None:
-                return ack
+            for _race in range(LOST_RACES):
+                try:
+                    outcome = await _on_loop(table_id, user, command, client_id, meanwhile)
+                    tried = True
+                except loop_db.Busy:
+                    break
+                if isinstance(outcome, door.Ack):
+                    return outcome
+                # Wrote nothing: played again on the newer state, if one comes (a race lost); else the locked way.
+                if outcome is None or not await known.newer(table_id, outcome, RACE_WAIT_SECONDS):
+                    break
         return await through_the_door(door.act)(table_id, user, command, client_id, unlocked=not tried)
 
 
-async def _on_loop(table_id: int, user, command: Command, client_id: str | None, meanwhile):
+async def _on_loop(table_id: int, user, command: Command, client_id: str | None, meanwhile) -> door.Ack | int | None:
+    """The Ack of the move written; or the version it was played on when its statement wrote nothing; or None when
+    this way cannot take it (or its statement failed)."""
     try:
         client_id = check_client_id(client_id)
     except DoorError:
@@ -239,10 +285,13 @@ async def _on_loop(table_id: int, user, command: Command, client_id: str | None,
         await asyncio.sleep(0)  # the task sends the statement (it then waits for the answer)
         meanwhile(planned.ack)
     ran = await asyncio.shield(running)
-    return written(planned) if ran else None
+    if ran is None:
+        return None
+    return written(planned) if ran else planned.played_on
 
 
-async def _run_on_loop(planned: Planned) -> bool:
+async def _run_on_loop(planned: Planned) -> bool | None:
+    """Whether the statement wrote; None when it failed."""
     sql, params = planned.statement
     try:
         async with loop_db.connection() as connection:
@@ -250,7 +299,7 @@ async def _run_on_loop(planned: Planned) -> bool:
             return (await cursor.fetchone())[0] == 1
     except psycopg.Error as error:
         _failed(planned, error, outage=is_outage(error))
-        return False
+        return None
 
 
 def _table(table_id: int, version: int, stored: str, facts: dict, clock: dict | None) -> Table:
