@@ -11,7 +11,7 @@ text (statements.write_unlocked): PostgreSQL's row lock, taken by the UPDATE its
 writer, and a writer that got there first leaves it writing nothing.
 
 Anything else goes the locked way, from the start: a known state that is not the newest (the statement wrote
-nothing), a refusal (the known state may be old: the locked way refuses for certain, in the newest state's words),
+nothing; from a socket, the move is first played again on the row as it is now: act_from_loop), a refusal (the known state may be old: the locked way refuses for certain, in the newest state's words),
 an action that ends or splits a deal (its results are read from the deal's stored events), moves chips but bets,
 changes the seats, or calls for a standing answer; a deal started from the test settings' queued decks (they are
 kept on the row); a database error (a single statement either wrote all or nothing). So every answer is the locked way's,
@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+import orjson
 import psycopg
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError
@@ -55,12 +56,13 @@ _DEAL_ROWS = (DealEnded, Svara, BuyIn)  # events whose hand-history rows need st
 _MOVED_BY_BETS = (AccountKind.STACK, AccountKind.POT)  # the only accounts a move this way names
 _KNOWN_MAX = 4096  # tables a process keeps (the oldest forgotten first)
 
-# A move from a socket whose statement wrote nothing most likely lost a race: another process's move at the table
-# (New deal pressed by several players at once, a card opened during another's turn) got there first. That change's
-# group message soon brings its state here, and the move is played again on it, this way; only after LOST_RACES
-# such tries, or RACE_WAIT_SECONDS without news, does it go the locked way (docs/benchmarks.md, session 24).
+# A move from a socket whose statement wrote nothing most likely lost a race: another process's move at the table got
+# there first (New deal pressed by several players at once, a card opened during another's turn). The row is then
+# read as it is now (one plain statement on the same connection) and the move played again on it, this way; after
+# LOST_RACES such tries, or when the row has not moved on, it goes the locked way. Its change's group message may not
+# be waited for instead: this socket's consumer takes it only after this move, and so may every other of this
+# process at the table, queued behind the move for the table's turn (docs/benchmarks.md, session 24).
 LOST_RACES = 3
-RACE_WAIT_SECONDS = 0.05
 
 
 class Known:
@@ -69,40 +71,16 @@ class Known:
     def __init__(self):
         self.tables: dict[int, tuple[int, str, dict, dict | None]] = {}  # id -> (version, stored, facts, clock)
         self.accounts: dict[int, dict[AccountRef, int]] = {}  # table id -> {its pot's and stacks' refs: account id}
-        self.waiting: dict[int, list[tuple[asyncio.AbstractEventLoop, asyncio.Future]]] = {}  # table id -> newer()
 
     def seen(self, table_id: int, version: int, stored: str, facts: dict, clock: dict | None) -> None:
         known = self.tables.get(table_id)
         if known is None or known[0] < version:
             self.tables[table_id] = (version, stored, facts, clock)
             _bound(self.tables)
-            for loop, future in self.waiting.pop(table_id, ()):  # a door thread may see it too
-                loop.call_soon_threadsafe(_wake, future)
 
     def version(self, table_id: int) -> int:
         known = self.tables.get(table_id)
         return -1 if known is None else known[0]
-
-    async def newer(self, table_id: int, version: int, timeout: float) -> bool:
-        """On an event loop: whether a state of the table newer than `version` is known, or becomes known within
-        `timeout` seconds."""
-        if self.version(table_id) > version:
-            return True
-        future = asyncio.get_running_loop().create_future()
-        waiter = (asyncio.get_running_loop(), future)
-        self.waiting.setdefault(table_id, []).append(waiter)
-        try:
-            async with asyncio.timeout(timeout):
-                await future
-        except TimeoutError:
-            pass
-        finally:
-            left = self.waiting.get(table_id)
-            if left is not None and waiter in left:
-                left.remove(waiter)
-                if not left:
-                    del self.waiting[table_id]
-        return self.version(table_id) > version
 
     def accounts_seen(self, table_id: int, accounts: dict[AccountRef, LedgerAccount]) -> None:
         ids = self.accounts.setdefault(table_id, {})
@@ -112,11 +90,6 @@ class Known:
     def forget(self) -> None:
         self.tables.clear()
         self.accounts.clear()
-
-
-def _wake(future: asyncio.Future) -> None:
-    if not future.done():
-        future.set_result(None)
 
 
 def _bound(memo: dict) -> None:
@@ -248,9 +221,10 @@ async def act_from_loop(table_id: int, user, command: Command, client_id: str | 
     """From an event loop (a table's socket): the door's Ack of `command`. A move this way is played and its
     statement awaited on one of the loop's own connections (tables/loop_db.py): no door thread, no hop; while
     PostgreSQL runs it, `meanwhile` is given the Ack it will answer if written (the socket renders its frame then).
-    Anything else, or a move that wrote nothing, goes the locked way on a door thread; so does a move when no loop
-    connection is free, there still trying this way first. Either way after this process's earlier calls at the
-    table."""
+    A move that wrote nothing on a row that has moved on is played again on the row as it is now (LOST_RACES).
+    Anything else, or a move that wrote nothing otherwise, goes the locked way on a door thread; so does a move when
+    no loop connection is free, there still trying this way first. Either way after this process's earlier calls at
+    the table."""
     async with table_turn(table_id):
         tried = False
         if settings.SVARA_UNLOCKED_MOVES and user is not None and user.is_authenticated:
@@ -258,14 +232,33 @@ async def act_from_loop(table_id: int, user, command: Command, client_id: str | 
                 try:
                     outcome = await _on_loop(table_id, user, command, client_id, meanwhile)
                     tried = True
+                    if isinstance(outcome, door.Ack):
+                        return outcome
+                    # Wrote nothing: played again on the row as it is now, if it has moved on; else the locked way.
+                    if outcome is None or not await _moved_on(table_id, outcome):
+                        break
                 except loop_db.Busy:
                     break
-                if isinstance(outcome, door.Ack):
-                    return outcome
-                # Wrote nothing: played again on the newer state, if one comes (a race lost); else the locked way.
-                if outcome is None or not await known.newer(table_id, outcome, RACE_WAIT_SECONDS):
-                    break
         return await through_the_door(door.act)(table_id, user, command, client_id, unlocked=not tried)
+
+
+async def _moved_on(table_id: int, played_on: int) -> bool:
+    """After a statement that wrote nothing: whether the table's row has moved on from version `played_on`, as this
+    process knows it or as the row, read now, says (then known from here on)."""
+    if known.version(table_id) > played_on:  # its group message came meanwhile
+        return True
+    memo = known.tables.get(table_id)
+    try:
+        async with loop_db.connection() as connection:
+            row = await (await connection.execute(statements.newest_sql(), [table_id])).fetchone()
+    except psycopg.Error:  # the locked way meets it again, and tells
+        return False
+    if row is None or memo is None:
+        return False
+    version, stored, status, kind, seats, deadline = row
+    clock = None if deadline is None else {"kind": kind, "seats": orjson.loads(seats), "deadline": deadline.isoformat()}
+    known.seen(table_id, version, stored, {**memo[2], "status": status}, clock)
+    return version > played_on
 
 
 async def _on_loop(table_id: int, user, command: Command, client_id: str | None, meanwhile) -> door.Ack | int | None:

@@ -262,6 +262,15 @@ def unlocked_statement(table: Table, played_on: tuple[int, str], events: list[De
     return _unlocked_sql(bool(events), reply is not None, ledger, tuple(parts), opening is not None), params
 
 
+@cache
+def newest_sql() -> str:
+    """The table's row as it is now, as a move without the lock plays on it (optimistic.known): its version, stored
+    state, status and clock (the clock's seats as JSON text), unlocked."""
+    table = q(Table._meta.db_table)
+    columns = ", ".join(q(name) for name in ("version", "state", "status", "clock_kind"))
+    return f"SELECT {columns}, {q('clock_seats')}::text, {q('clock_deadline')} FROM {table} WHERE {q('id')} = %s"
+
+
 def write_unlocked(statement: tuple[str, list]) -> bool:
     """Run an `unlocked_statement` outside any transaction on this thread's connection: True when it wrote."""
     with rows.db().cursor() as cursor:
