@@ -130,8 +130,9 @@ SVARA_DOOR_THREADS = int(os.environ.get("SVARA_DOOR_THREADS", "4"))
 SVARA_UNLOCKED_MOVES = env_bool("SVARA_UNLOCKED_MOVES", True)
 SVARA_READ_THREADS = int(os.environ.get("SVARA_READ_THREADS", "2"))
 # The connections each event loop keeps of its own for those moves' one statement, awaited on the loop with no hop
-# to a door thread (tables/loop_db.py); when all are busy a move goes the door threads' way.
-SVARA_LOOP_CONNECTIONS = int(os.environ.get("SVARA_LOOP_CONNECTIONS", "2"))
+# to a door thread (tables/loop_db.py); when all are busy a move goes the door threads' way. Two were busy for about
+# half the moves at 50 busy tables; six served 4-28 % more actions a second there (docs/benchmarks.md, session 24).
+SVARA_LOOP_CONNECTIONS = int(os.environ.get("SVARA_LOOP_CONNECTIONS", "6"))
 
 DATABASES = {
     "default": dj_database_url.config(
