@@ -51,6 +51,7 @@ def main(argv: list[str]) -> int:
         from wallet.services import credit
 
         settings.DEBUG = False  # as in production: no query log
+        settings.SVARA_DECK_PROVIDER = None  # … and the fair shuffle (the test settings' queued decks deal the locked way)
         ids = itertools.count()  # message ids, unique in the run (next() is atomic under the GIL)
         staff = get_user_model().objects.create_user(email="bench-staff@example.com", is_staff=True)
 
