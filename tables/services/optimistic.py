@@ -28,7 +28,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 import orjson
 import psycopg
@@ -259,7 +259,9 @@ async def _moved_on(table_id: int, played_on: int) -> bool:
     if row is None:
         return False
     version, stored, status, kind, seats, deadline = row
-    clock = None if deadline is None else {"kind": kind, "seats": orjson.loads(seats), "deadline": deadline.isoformat()}
+    # In UTC, as the door's changes tell it (a loop connection keeps the server's time zone).
+    at = None if deadline is None else deadline.astimezone(UTC).isoformat()
+    clock = None if at is None else {"kind": kind, "seats": orjson.loads(seats), "deadline": at}
     known.seen(table_id, version, stored, {**memo[2], "status": status}, clock)
     return version > played_on
 

@@ -165,11 +165,20 @@ def test_a_stale_known_state_writes_nothing_on_the_loop_and_the_locked_way_answe
         optimistic.known.tables.update(old)
 
     monkeypatch.setattr(optimistic.known, "seen", stale)
+    tries = []
+    real_on_loop = optimistic._on_loop
+
+    async def counted(*args):
+        tries.append(args[3])  # the message id
+        return await real_on_loop(*args)
+
+    monkeypatch.setattr(optimistic, "_on_loop", counted)
     ann_answer = play(classic_table, ann, "n1")
     boris_answer = play(classic_table, boris, "n2")  # played on ann's version: the statement finds v+1, not v
     assert (ann_answer["version"], boris_answer["version"]) == (version + 1, version + 2)
     # Boris's press: each of LOST_RACES tries on the loop wrote nothing (the process keeps its stale state, even after
-    # reading the row), then the door answered, not trying again.
+    # reading the row, which had moved on), then the door answered, not trying again.
+    assert tries == ["n1"] + ["n2"] * optimistic.LOST_RACES
     assert door_calls == [False]
     assert state_of(classic_table.pk).phase != "waiting"  # both pressed: the deal started
     ledger_matches_engine(classic_table.pk)
