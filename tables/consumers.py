@@ -218,7 +218,7 @@ class TableConsumer(GuardedConsumer):
         if ack.change is not None and self.committed is not None:
             selectors.remember(self.table_id, ack.change.stored, ack.change.state)
             committed = self.committed.changed(ack.change.message())
-            self.rendered = (ack.change, self.render(committed, ack.change.events, None, message_id))
+            self.rendered = (ack.change, committed, self.render(committed, ack.change.events, None, message_id))
 
     async def answer_with_snapshot(self, ack, message_id) -> bool:
         """The actor's answer is the snapshot of his change, carrying his message's `id` (one frame, at once, even if
@@ -227,10 +227,12 @@ class TableConsumer(GuardedConsumer):
         rendered, self.rendered = getattr(self, "rendered", None), None
         if ack.change is None or self.committed is None:
             return False
-        selectors.remember(self.table_id, ack.change.stored, ack.change.state)  # the door's state: already decoded
-        return await self.show(self.committed.changed(ack.change.message()), events=ack.change.events,
-                               answers=message_id,
-                               rendered=rendered[1] if rendered and rendered[0] is ack.change else None)  # fmt: skip
+        if rendered is not None and rendered[0] is ack.change:  # rendered while written (self.committed unchanged)
+            _change, committed, frame = rendered
+        else:
+            selectors.remember(self.table_id, ack.change.stored, ack.change.state)  # the door's state: already decoded
+            committed, frame = self.committed.changed(ack.change.message()), None
+        return await self.show(committed, events=ack.change.events, answers=message_id, rendered=frame)
 
     async def show(self, committed, force: bool = False, events=(), history=None, answers=_NO_MESSAGE,
                    rendered: str | None = None) -> bool:  # fmt: skip
