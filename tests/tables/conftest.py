@@ -2,12 +2,23 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from tables import services
+from tables import loop_db, services
 from wallet import services as wallet
 
 
 def make_user(email, **extra):
     return get_user_model().objects.create_user(email=email, password="pw-for-tests-1", **extra)
+
+
+@pytest.fixture
+def fresh_process():
+    """The test starts as a fresh process would: it knows no table (a test database reuses ids: optimistic.known),
+    and no event loop keeps a connection from another test (loop_db)."""
+    services.known.forget()
+    loop_db.close_every_connection()
+    yield
+    services.known.forget()
+    loop_db.close_every_connection()
 
 
 @pytest.fixture

@@ -21,17 +21,8 @@ from .sockets import open_socket, receive, receive_until, session_cookie
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(connection.vendor != "postgresql", reason="the loop's connections are PostgreSQL's"),
+    pytest.mark.usefixtures("fresh_process"),
 ]
-
-
-@pytest.fixture(autouse=True)
-def fresh_process():
-    """Each test starts as a fresh process: it knows no table, and no loop keeps a connection from another test."""
-    services.known.forget()
-    loop_db.close_every_connection()
-    yield
-    services.known.forget()
-    loop_db.close_every_connection()
 
 
 @pytest.fixture

@@ -26,15 +26,8 @@ from .conftest import audit_clean, ledger_matches_engine, make_user, state_of
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(connection.vendor != "postgresql", reason="one statement needs PostgreSQL's data-modifying WITH"),
+    pytest.mark.usefixtures("fresh_process"),
 ]
-
-
-@pytest.fixture(autouse=True)
-def nothing_known():
-    """Each test starts as a fresh process: it knows no table (a test database reuses ids)."""
-    services.known.forget()
-    yield
-    services.known.forget()
 
 
 def statements(fn, *args, **kwargs):
