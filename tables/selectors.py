@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from django.db.models import Q
 from django.utils import timezone
@@ -97,16 +97,21 @@ class Committed:
 
     @classmethod
     def of_table(cls, table: Table) -> Committed:
-        clock = None
-        if table.clock_deadline is not None:
-            clock = {"kind": table.clock_kind, "seats": list(table.clock_seats),
-                     "deadline": table.clock_deadline.isoformat()}  # fmt: skip
-        return cls(facts_of(table), table.version, table.state, clock)
+        return cls(facts_of(table), table.version, table.state, clock_of(table))
 
     def changed(self, message: dict) -> Committed:
         """The same table at the version a group message (notify.Change.message) carries."""
         return Committed({**self.table, "status": message["status"]}, message["version"], message["state"],
                          message["clock"])  # fmt: skip
+
+
+def clock_of(table: Table) -> dict | None:
+    """The running clock as a snapshot, a group message and optimistic.known tell it (None when none runs): its
+    deadline in UTC, whatever time zone the connection that read the row keeps."""
+    deadline = table.clock_deadline
+    if deadline is None:
+        return None
+    return {"kind": table.clock_kind, "seats": list(table.clock_seats), "deadline": deadline.astimezone(UTC).isoformat()}
 
 
 def facts_of(table: Table) -> dict:

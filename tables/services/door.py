@@ -38,7 +38,7 @@ from ..errors import DoorError, said
 from ..models import Family, Table, TableSeat, TableStatus
 from ..protocol import Command, check_client_id, parse_action
 from ..refusals import engine_refusal
-from ..selectors import facts_of
+from ..selectors import clock_of, facts_of
 from ..state_io import bot_players, chips_of, free_seats, seat_of
 from ..words import moves
 from . import history, ledger, notify, optimistic, presence, replies, statements
@@ -407,13 +407,9 @@ def _answer_standing(table: Table, state: play.TableState, change: notify.Change
 def change_of(table: Table, state, events, seats_changed: bool, chips, bots: set[str]) -> notify.Change:
     """The committed change, from the table as written; `chips` are the state's (chips_of), `bots` include every
     bot seated in it."""
-    deadline = table.clock_deadline
-    clock = None
-    if deadline is not None:
-        clock = {"kind": table.clock_kind, "seats": list(table.clock_seats), "deadline": deadline.isoformat()}
     return notify.Change(
         table_id=table.pk, version=table.version, stored=table.state, state=state, events=tuple(events),
-        clock=clock, status=table.status, seats_changed=seats_changed,
+        clock=clock_of(table), status=table.status, seats_changed=seats_changed,
         bot_seats=frozenset(seat for player, seat in chips.seats.items() if player in bots),
     )  # fmt: skip
 

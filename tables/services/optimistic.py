@@ -28,7 +28,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 
 import orjson
 import psycopg
@@ -47,6 +47,7 @@ from ..engine.events import BuyIn, DealEnded, DealStarted, Svara
 from ..errors import DoorError, in_one_line, is_outage
 from ..models import Table, TableStatus
 from ..protocol import PLAY_KINDS, Command, check_client_id
+from ..selectors import clock_of
 from ..state_io import bot_players, chips_of, seat_of
 from . import door, history, ledger, notify, replies, statements
 
@@ -259,9 +260,7 @@ async def _moved_on(table_id: int, played_on: int) -> bool:
     if row is None:
         return False
     version, stored, status, kind, seats, deadline = row
-    # In UTC, as the door's changes tell it (a loop connection keeps the server's time zone).
-    at = None if deadline is None else deadline.astimezone(UTC).isoformat()
-    clock = None if at is None else {"kind": kind, "seats": orjson.loads(seats), "deadline": at}
+    clock = clock_of(Table(clock_kind=kind, clock_seats=orjson.loads(seats), clock_deadline=deadline))
     known.seen(table_id, version, stored, {**memo[2], "status": status}, clock)
     return version > played_on
 
