@@ -31,17 +31,9 @@ from ..engine.events import (
 from ..engine.fair import FairRecord, commitment
 from ..models import Deal, DealEvent, DealSeat, Table
 from . import statements
+from .statements import Opening
 
 AWARDS = (PotAwarded, Split)  # the events that award a pot (a split awards it too, rake and all: §7, §8)
-
-
-@dataclass(frozen=True, slots=True)
-class Opening:
-    """A deal's row and its players' rows, to be inserted by the statement that writes the action starting it (a
-    move without the lock: optimistic.py), rather than by a statement of their own."""
-
-    deal: Deal
-    players: list[DealSeat]
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +73,7 @@ def record(
             committed = commitment(fair.server_seed) if fair is not None and fair.deal_no == deal else ""
             opening = _opening(table, deal, 0, None, event.seats, sitters, running, now, committed)
             if openings is None:
-                opened[deal, 0] = statements.open_deal(opening.deal, opening.players)
+                opened[deal, 0] = statements.open_deal(opening)
             else:
                 openings.append(opening)
         if deal is None:
@@ -98,7 +90,7 @@ def record(
             previous = opened.get((deal, svara)) or _deal_id(table, deal, svara)
             svara = event.chain
             opening = _opening(table, deal, svara, previous, event.seats, sitters, running, now)
-            opened[deal, svara] = statements.open_deal(opening.deal, opening.players)
+            opened[deal, svara] = statements.open_deal(opening)
         elif isinstance(event, DealEnded):
             _close(table, deal, svara, rows, now, fair=fair if fair is not None and fair.deal_no == deal else None)
             deal, svara = None, 0

@@ -165,7 +165,7 @@ def plan(table_id: int, user, command: Command, client_id: str | None) -> Planne
         return None
     now = timezone.now()
     stacks = {s: before.stacks[player] for player, s in before.seats.items()}
-    openings: list[history.Opening] = []  # the deal a New deal starts: its rows go in the statement
+    openings: list[statements.Opening] = []  # the deal a New deal starts: its rows go in the statement
     event_rows = history.record(table, deal_before, svara_before, state.version, events, now,
                                 sitters, stacks, state.fair, openings)  # fmt: skip
     door.store_state(table, state, now, action.kind, occupied=True)
@@ -175,8 +175,8 @@ def plan(table_id: int, user, command: Command, client_id: str | None) -> Planne
     named = sorted({(ref, ids[ref]) for m in batch.movements for ref in (m.source, m.destination)},
                    key=lambda pair: pair[1])  # fmt: skip
     accounts = [(pk, str(ref.kind), ref.user_id) for ref, pk in named]
-    opening = (openings[0].deal, openings[0].players) if openings else None
-    statement = statements.unlocked_statement(table, (version, stored), event_rows, reply, batch, accounts, opening)
+    statement = statements.unlocked_statement(table, (version, stored), event_rows, reply, batch, accounts,
+                                              openings[0] if openings else None)  # fmt: skip
     change = door.change_of(table, state, [event.to_json() for event in events], False, after, bots)
     return Planned(table_id, version, facts, statement, door.Ack(door.ack_reply(client_id, table.version), change))
 

@@ -13,6 +13,7 @@ whose values are plain.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 
 import orjson
@@ -234,7 +235,7 @@ def _unlocked_sql(events: bool, reply: bool, accounts: bool, ledger: tuple[str, 
 
 def unlocked_statement(table: Table, played_on: tuple[int, str], events: list[DealEvent], reply: ClientMessage | None,
                        batch: Batch | None, accounts: list[tuple[int, str, int | None]],
-                       opening: tuple[Deal, list[DealSeat]] | None = None) -> tuple[str, list]:  # fmt: skip
+                       opening: Opening | None = None) -> tuple[str, list]:  # fmt: skip
     """PostgreSQL: the statement (its text and parameters) that writes one action's changes (as `write_action`) as
     its own transaction, unless the table's row has moved on from `played_on` (the version and stored text it was
     played on) meanwhile, the table has closed, the message id was answered, or one of `accounts` (id, kind, user
@@ -256,7 +257,7 @@ def unlocked_statement(table: Table, played_on: tuple[int, str], events: list[De
     if events:
         params.append(json_rows.dumps(events, _event_fields()))
     if opening is not None:
-        params += _open_params(db, *opening)
+        params += _open_params(db, opening)
     if reply is not None:
         params += _reply_params(db, reply)
     return _unlocked_sql(bool(events), reply is not None, ledger, tuple(parts), opening is not None), params
@@ -287,6 +288,15 @@ def store_reply(reply: ClientMessage) -> bool:
 
 
 # --- a hand history's deal rows ---
+
+
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """A deal's row and its players' rows (their `deal_id` is the new row's), to insert: by `open_deal`, or by the
+    statement of the action that starts the deal (a move without the lock: `unlocked_statement`)."""
+
+    deal: Deal
+    players: list[DealSeat]
 
 
 @cache
@@ -326,8 +336,8 @@ def _open_parts(only_if: str = "") -> tuple[str, str]:
     )
 
 
-def _open_params(db, deal: Deal, players: list[DealSeat]) -> list:
-    return [*_row_params(db, deal), json_rows.dumps(players, _player_fields())]
+def _open_params(db, opening: Opening) -> list:
+    return [*_row_params(db, opening.deal), json_rows.dumps(opening.players, _player_fields())]
 
 
 @cache
@@ -336,9 +346,10 @@ def _open_sql() -> str:
     return f"WITH {', '.join(_open_parts())} SELECT {q('id')} FROM deal"
 
 
-def open_deal(deal: Deal, players: list[DealSeat]) -> int:
-    """Insert a deal's row and its players' (their `deal_id` is the new row's); the new row's id."""
+def open_deal(opening: Opening) -> int:
+    """Insert a deal's row and its players'; the new row's id."""
     db = rows.db()
+    deal, players = opening.deal, opening.players
     if db.vendor != "postgresql" or not players:  # SQLite: no data-modifying WITH
         deal.save(force_insert=True)
         for player in players:
@@ -346,7 +357,7 @@ def open_deal(deal: Deal, players: list[DealSeat]) -> int:
         DealSeat.objects.bulk_create(players)
         return deal.pk
     with db.cursor() as cursor:
-        cursor.execute(_open_sql(), _open_params(db, deal, players))
+        cursor.execute(_open_sql(), _open_params(db, opening))
         return cursor.fetchone()[0]
 
 

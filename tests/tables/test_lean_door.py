@@ -366,7 +366,8 @@ def test_a_deals_rows_open_and_close_in_one_statement_text_of_few_parameters_at_
                          name=f"Player {seat}", stack=400 + seat)
                 for seat, user in enumerate(users[:count])
             ]  # fmt: skip
-            door_statements.open_deal(Deal(table=bulgarian_table, number=number, started_at=now), players)
+            door_statements.open_deal(door_statements.Opening(Deal(table=bulgarian_table, number=number,
+                                                                   started_at=now), players))  # fmt: skip
             results = {seat: (10, 0, -10, False, False, False, False) for seat in range(1, count - 1)}
             results[0] = (10, 10 * (count - 1), 10 * (count - 2), True, True, False, False)
             door_statements.close_deal(bulgarian_table.pk, number, 0, {"ended_at": now, "pot": 10 * (count - 1),
