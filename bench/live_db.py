@@ -3,9 +3,9 @@
 With `--pg-stats` the stack runs a PostgreSQL server of its own, with pg_stat_statements loaded (the machine's
 server is shared and is not restarted to load it). Around each play step `DatabaseMeter` reads, on that server:
 
-- the statements that took the most of its time (pg_stat_statements, reset as the step begins): calls, mean and
-  share. Their time includes waits for row locks, so a statement that queues (a table's row, the house's account)
-  shows here though it costs no CPU;
+- the statements that took the most of its time (pg_stat_statements, reset as the step begins): calls, mean (of
+  which planning, `track_planning`) and share. Their time includes waits for row locks, so a statement that queues
+  (a table's row, the house's account) shows here though it costs no CPU;
 - the WAL written per accepted message (the write-ahead log's position before and after);
 - the share of the table rows' updates that were heap-only (HOT: no index written), from pg_stat_user_tables.
   PostgreSQL flushes a backend's table counters when it is next busy, or after ten idle seconds: the last second of
@@ -27,7 +27,8 @@ QUERY_CHARS = 90
 @dataclass(frozen=True, slots=True)
 class Statement:
     calls: int
-    mean_ms: float
+    mean_ms: float  # planning and execution
+    plan_ms: float  # of which planning (a prepared statement's generic plan: none)
     total_ms: float
     share: float  # of the time of every statement in the step
     query: str
@@ -71,16 +72,16 @@ class DatabaseMeter:
             updates, hot = connection.execute(_COUNTERS).fetchone()
             self.updates, self.hot = updates - self.updates, hot - self.hot
             self.statements = connection.execute(
-                "SELECT calls, total_exec_time, query FROM pg_stat_statements WHERE calls > 0 "
-                "ORDER BY total_exec_time DESC"
+                "SELECT calls, total_plan_time + total_exec_time, total_plan_time, query FROM pg_stat_statements "
+                "WHERE calls > 0 ORDER BY 2 DESC"
             ).fetchall()
 
     def report(self, accepted: int) -> dict:
         total = sum(row[1] for row in self.statements) or 1.0
         top = [
-            Statement(calls, round(ms / calls, 3), round(ms, 1), round(ms / total, 3),
+            Statement(calls, round(ms / calls, 3), round(planning / calls, 3), round(ms, 1), round(ms / total, 3),
                       " ".join(query.split())[:QUERY_CHARS])  # fmt: skip
-            for calls, ms, query in self.statements[:TOP]
+            for calls, ms, planning, query in self.statements[:TOP]
         ]
         return {
             "wal_bytes_per_message": round(self.wal / accepted) if accepted else None,
@@ -96,4 +97,5 @@ def print_report(db: dict, say=print) -> None:
         f"{db['table_updates']}, heap-only {db['table_updates_hot_percent']} %; statements' time "
         f"{db['statement_ms'] / 1000:.1f} s, the most:")  # fmt: skip
     for s in db["top_statements"]:
-        say(f"          {s['share'] * 100:5.1f} %  {s['calls']:6d} calls  {s['mean_ms']:7.3f} ms  {s['query']}")
+        say(f"          {s['share'] * 100:5.1f} %  {s['calls']:6d} calls  {s['mean_ms']:7.3f} ms "
+            f"(planning {s['plan_ms']:.3f})  {s['query']}")

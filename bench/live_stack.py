@@ -264,6 +264,8 @@ class PostgresCluster:
                        f"unix_socket_directories = '{self.data}'\nshared_buffers = 64MB\n")
             if self.preload:
                 conf.write(f"shared_preload_libraries = '{','.join(self.preload)}'\n")
+                if "pg_stat_statements" in self.preload:  # planning shown beside execution (bench/live_db.py)
+                    conf.write("pg_stat_statements.track_planning = on\n")
 
     def start(self, spawn) -> Process:
         self.starts += 1
