@@ -214,7 +214,8 @@ class DealSeat(models.Model):
     when the deal ends (in the same transaction as the award). Chips are counted within this deal: a pot carried
     into a svara is `put_in` of the deal before it and `won` of the svara that awards it."""
 
-    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="players")
+    # No index of its own: the unique constraints below lead with it.
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="players", db_index=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="deal_seats")
     # Copied from the deal and its table, for a user's deals newest first and per family/week statistics.
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")

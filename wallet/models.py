@@ -127,8 +127,9 @@ class TransferQuerySet(models.QuerySet):
 
 
 class Transfer(models.Model):
-    # Chosen by the caller; the same key twice moves chips once.
-    key = models.CharField(max_length=200, unique=True)
+    # Chosen by the caller; the same key twice moves chips once (the unique constraint below: a field's own
+    # `unique` would also build a LIKE index on PostgreSQL, which no query uses and every transfer writes).
+    key = models.CharField(max_length=200)
     kind = models.CharField(max_length=16, choices=TransferKind.choices)
     source = models.ForeignKey(LedgerAccount, on_delete=models.PROTECT, related_name="outgoing")
     destination = models.ForeignKey(LedgerAccount, on_delete=models.PROTECT, related_name="incoming")
@@ -138,6 +139,7 @@ class Transfer(models.Model):
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
+        db_index=False,  # indexed where set only (Meta): a staff member's few among the players' many
         on_delete=models.PROTECT,
         related_name="+",
         help_text="The staff member who made a credit or debit.",
@@ -153,12 +155,16 @@ class Transfer(models.Model):
         ordering = ["-created_at", "-pk"]
         permissions = [("adjust_balance", "Can credit or debit a player's balance")]
         constraints = [
+            models.UniqueConstraint(fields=["key"], name="wallet_transfer_key_key"),  # the name it had as `unique`
             models.CheckConstraint(condition=Q(amount__gt=0), name="wallet_transfer_amount_positive"),
             models.CheckConstraint(
                 condition=~Q(source=models.F("destination")), name="wallet_transfer_between_two_accounts"
             ),
         ]
-        indexes = [models.Index(fields=["kind", "created_at"], name="wallet_transfer_kind_time")]
+        indexes = [
+            models.Index(fields=["kind", "created_at"], name="wallet_transfer_kind_time"),
+            models.Index(fields=["actor"], name="wallet_transfer_actor", condition=Q(actor__isnull=False)),
+        ]
 
     def __str__(self) -> str:
         return f"{self.amount} {self.get_kind_display()}: {self.source} → {self.destination}"
