@@ -155,7 +155,8 @@ class Transfer(models.Model):
         ordering = ["-created_at", "-pk"]
         permissions = [("adjust_balance", "Can credit or debit a player's balance")]
         constraints = [
-            models.UniqueConstraint(fields=["key"], name="wallet_transfer_key_key"),  # the name it had as `unique`
+            # PostgreSQL's name for the field's old `unique` (wallet migration 0006 kept that constraint as it was).
+            models.UniqueConstraint(fields=["key"], name="wallet_transfer_key_key"),
             models.CheckConstraint(condition=Q(amount__gt=0), name="wallet_transfer_amount_positive"),
             models.CheckConstraint(
                 condition=~Q(source=models.F("destination")), name="wallet_transfer_between_two_accounts"

@@ -384,3 +384,15 @@ def test_a_deals_rows_open_and_close_in_one_statement_text_of_few_parameters_at_
         (7, users[7].pk, "Player 7", 407, True, *empty),
     ]  # fmt: skip
     assert Deal.objects.get(number=2).pot == 70
+
+
+def test_a_deals_players_have_no_index_on_the_deal_alone():
+    """Both their unique constraints lead with the deal (tables migration 0014): a deal's start writes one index less
+    a player."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the indexes are PostgreSQL's: set DATABASE_URL")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexdef FROM pg_indexes WHERE tablename = 'tables_dealseat'")
+        indexes = [sql for (sql,) in cursor.fetchall()]
+    assert not [sql for sql in indexes if sql.endswith("(deal_id)")], indexes
+    assert [sql for sql in indexes if "UNIQUE" in sql and "(deal_id, seat)" in sql], indexes

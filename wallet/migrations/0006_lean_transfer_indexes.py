@@ -1,10 +1,12 @@
 """Fewer indexes on the ledger's transfers, which every chip movement writes (docs/benchmarks.md, session 25).
 
-- The key stays unique under the same name, now as a constraint of the model's rather than the field's `unique`,
-  which on PostgreSQL also built a LIKE (`varchar_pattern_ops`) index that no query uses: that index goes. The
-  unique index itself is left as it is (rebuilding it would read every transfer).
+- The key stays unique, now by a constraint of the model's rather than the field's `unique`, which on PostgreSQL
+  also built a LIKE (`varchar_pattern_ops`) index that no query uses: that index goes. The unique constraint itself
+  is left as it is (PostgreSQL named it `wallet_transfer_key_key`, the constraint's name here; on SQLite the table's
+  own UNIQUE keeps enforcing it), since rebuilding it would read every transfer.
 - The staff member who made a credit or debit: indexed only where there is one (partial), not on every player's
-  bet's NULL.
+  bet's NULL. Building that index reads every transfer once and holds back new ones meanwhile (a plain CREATE
+  INDEX): on a large ledger, run this migration in a quiet hour.
 """
 
 import django.db.models.deletion
