@@ -106,12 +106,16 @@ class Committed:
 
 
 def clock_of(table: Table) -> dict | None:
-    """The running clock as a snapshot, a group message and optimistic.known tell it (None when none runs): its
-    deadline in UTC, whatever time zone the connection that read the row keeps."""
-    deadline = table.clock_deadline
+    """The table's running clock as a snapshot, a group message and optimistic.known tell it (`clock_from`)."""
+    return clock_from(table.clock_kind, table.clock_seats, table.clock_deadline)
+
+
+def clock_from(kind: str, seats, deadline: datetime | None) -> dict | None:
+    """A row's clock columns as the clock is told (None when none runs): its deadline in UTC, whatever time zone the
+    connection that read the row keeps."""
     if deadline is None:
         return None
-    return {"kind": table.clock_kind, "seats": list(table.clock_seats), "deadline": deadline.astimezone(UTC).isoformat()}
+    return {"kind": kind, "seats": list(seats), "deadline": deadline.astimezone(UTC).isoformat()}
 
 
 def facts_of(table: Table) -> dict:

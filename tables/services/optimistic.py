@@ -47,7 +47,7 @@ from ..engine.events import BuyIn, DealEnded, DealStarted, Svara
 from ..errors import DoorError, in_one_line, is_outage
 from ..models import Table, TableStatus
 from ..protocol import PLAY_KINDS, Command, check_client_id
-from ..selectors import clock_of
+from ..selectors import clock_from
 from ..state_io import bot_players, chips_of, seat_of
 from . import door, history, ledger, notify, replies, statements
 
@@ -260,8 +260,7 @@ async def _moved_on(table_id: int, played_on: int) -> bool:
     if row is None:
         return False
     version, stored, status, kind, seats, deadline = row
-    clock = clock_of(Table(clock_kind=kind, clock_seats=orjson.loads(seats), clock_deadline=deadline))
-    known.seen(table_id, version, stored, {**memo[2], "status": status}, clock)
+    known.seen(table_id, version, stored, {**memo[2], "status": status}, clock_from(kind, orjson.loads(seats), deadline))
     return version > played_on
 
 
