@@ -10,8 +10,11 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass
+from urllib.parse import unquote
 
 import orjson
+
+from tables.protocol import table_id_of
 
 KINDS = ("sit", "stand", "add_chips", "sit_out", "back", "new_deal", "open", "check", "bet", "call", "raise", "fold",
          "blind", "dark", "show", "fold_hand", "split", "play_on", "buy_in", "decline")  # fmt: skip
@@ -192,5 +195,6 @@ def hostile_paths(rng: random.Random, count: int) -> list[str]:
              "/ws/tables/1/extra/", "/ws/tables/12345678901234567890/", "/ws/tables/١٢/"]  # fmt: skip
     while len(paths) < count:
         junk = "".join(rng.choice("abc0123456789-_.~%") for _ in range(rng.randrange(1, 30)))
-        paths.append(f"/ws/tables/{junk}/")
+        if table_id_of(unquote(junk)) is None:  # "2" or "%32" names a real table, which is rightly shown
+            paths.append(f"/ws/tables/{junk}/")
     return paths[:count]

@@ -19,7 +19,7 @@ from accounts.language import language_of_scope
 from . import clock_watch, selectors, services
 from .db_threads import on_read_threads, through_the_door
 from .errors import CLOSE_UNAVAILABLE, is_outage, unavailable
-from .protocol import BadMessage, parse_frame
+from .protocol import BadMessage, parse_frame, table_id_of
 from .ratelimit import TokenBucket
 from .services import notify
 from .services.notify import table_group
@@ -30,17 +30,6 @@ log = logging.getLogger(__name__)
 
 ACTIONS_PER_SECOND = 10
 CHAT_PER_SECOND, CHAT_BURST = 1, 3
-
-TABLE_ID_MAX = 2**63 - 1  # PostgreSQL's bigint
-
-
-def table_id_of(text: str) -> int | None:
-    """The table id a socket path names, or None when it can name no table (abc, -1, 0, 99…9, a NUL)."""
-    if not (text.isascii() and text.isdigit()) or len(text) > 19:
-        return None
-    number = int(text)
-    return number if 1 <= number <= TABLE_ID_MAX else None
-
 
 def error(code: str, message, message_id=None) -> dict:
     """An error frame: the code stays the same in every language, the message (often a lazy text from the door) is

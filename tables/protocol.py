@@ -186,3 +186,14 @@ def _shown(value) -> str:
         return "a list" if isinstance(value, list) else "an object"
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+TABLE_ID_MAX = 2**63 - 1  # PostgreSQL's bigint
+
+
+def table_id_of(text: str) -> int | None:
+    """The table id a socket path names, or None when it can name no table (abc, -1, 0, 99…9, a NUL)."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 19:
+        return None
+    number = int(text)
+    return number if 1 <= number <= TABLE_ID_MAX else None
