@@ -296,8 +296,13 @@ CELERY_TIMEZONE = "UTC"
 # default policy spent 0.6-0.75 s a message retrying, holding the door's thread). A lost bot move times out like
 # anyone's (bots/receivers.py logs it).
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0, "interval_max": 0}
-# A lost ETA task comes back only after this (Redis caveat); the sweeper covers the gap.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300}
+# A Redis that stops answering (hung, not down: its port still takes connections) holds a command this long, then
+# fails it. redis-py's own default, which the channel layer and the cache keep; kombu sets none, so a bot's move
+# sent to a hung broker held its caller for ever. Above kombu's 1 s BRPOP, which the worker's reads wait out.
+REDIS_SOCKET_TIMEOUT = 5.0
+# A lost ETA task comes back only after `visibility_timeout` (Redis caveat); the sweeper covers the gap.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 300, "socket_timeout": REDIS_SOCKET_TIMEOUT,
+                                   "socket_connect_timeout": REDIS_SOCKET_TIMEOUT}  # fmt: skip
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-clocks": {"task": "tables.tasks.sweep_overdue_clocks", "schedule": timedelta(seconds=1)},
     "stand-up-offline-players": {"task": "tables.tasks.stand_up_offline_players", "schedule": timedelta(seconds=5)},

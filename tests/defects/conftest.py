@@ -24,3 +24,13 @@ def restartable_redis():
     yield f"redis://127.0.0.1:{port}/0", restart
     servers[-1].kill()
     servers[-1].wait()
+
+
+@pytest.fixture
+def stoppable_redis():
+    """A redis-server of the test's own: (its URL, its process), to stop (SIGSTOP) and go on (SIGCONT)."""
+    port = free_port()
+    server = start_redis(port)
+    yield f"redis://127.0.0.1:{port}/0", server
+    server.kill()
+    server.wait()

@@ -2,7 +2,12 @@
 down, Celery's default publish policy retried three times at growing intervals: every action at a bot table held a
 door thread for 0.6-0.75 s, and four such actions stalled every table of that daphne. The web processes now retry
 once at once (config/settings/base.py `CELERY_TASK_PUBLISH_RETRY_POLICY`), which still carries a move over a Redis
-restart."""
+restart. A Redis that hangs (stopped, its port still taking connections) fails the move within the broker's socket
+timeout (config/settings/base.py `REDIS_SOCKET_TIMEOUT`); kombu sets none of its own, and the send waited for ever."""
+
+import signal
+import threading
+import time
 
 import pytest
 import redis
@@ -34,3 +39,28 @@ def test_a_bot_move_sent_after_redis_restarted_reaches_the_queue(restartable_red
         tasks.bot_act.apply_async((1, 2, 0), countdown=1, connection=connection, retry_policy=_policy_counting(retries))
     assert redis.Redis.from_url(url).llen("celery") == 1  # the second move (the first went with the old server)
     assert len(retries) <= 1
+
+
+def test_a_bot_move_sent_while_redis_hangs_fails_within_the_socket_timeout(stoppable_redis, settings):
+    url, server = stoppable_redis
+    outcome = []
+
+    def send():
+        began = time.monotonic()
+        try:
+            with app.connection_for_write(url) as connection:
+                tasks.bot_act.apply_async((1, 1, 0), countdown=1, connection=connection)
+            outcome.append(("sent", time.monotonic() - began))
+        except OperationalError:
+            outcome.append(("failed", time.monotonic() - began))
+
+    server.send_signal(signal.SIGSTOP)
+    try:
+        sender = threading.Thread(target=send, daemon=True)
+        sender.start()
+        sender.join(6 * settings.REDIS_SOCKET_TIMEOUT)
+        assert outcome, "the send still waits on the hung Redis"
+    finally:
+        server.send_signal(signal.SIGCONT)
+    kind, seconds = outcome[0]
+    assert kind == "failed" and seconds < 3 * settings.REDIS_SOCKET_TIMEOUT

@@ -287,3 +287,42 @@ def test_a_loop_that_cannot_reach_postgresql_lets_the_door_threads_move_and_wait
     assert loop_sessions() == []
     ledger_matches_engine(classic_table.pk)
     audit_clean()
+
+
+def test_a_bot_due_after_a_move_on_the_loop_is_sent_to_celery_off_the_loop(players, door_calls):
+    """A move written on the socket's event loop at a table with a bot: the bot's answer is queued from a thread
+    of its own, so a slow or hung broker (Redis) holds neither this answer nor the process's other sockets. Before,
+    the receiver published from the event loop itself."""
+    import threading
+
+    from celery.signals import before_task_publish
+
+    from bots import services as bots
+
+    ann = players[0]
+    bots.fund_bots(100_000, key="tests:pool")
+    table = services.create_table(ann, "classic", 10, 2, True)
+    bot = bots.seat_bot(table, "strong", by_user=ann)
+    services.sit(table.pk, ann, 400)  # locked actions: the table's accounts become known
+    sent = []
+    done = threading.Event()
+
+    def published(sender=None, body=None, **kwargs):
+        if sender == "bots.tasks.bot_act":
+            try:
+                asyncio.get_running_loop()
+                on_loop = True
+            except RuntimeError:
+                on_loop = False
+            sent.append((tuple(body[0]), on_loop))
+            done.set()
+
+    before_task_publish.connect(published, weak=False)
+    try:
+        answer = play(table, ann, "n1")  # Ann's New deal: the bot is due to press it too
+        assert done.wait(10), "the bot's move was never sent"
+    finally:
+        before_task_publish.disconnect(published)
+    assert door_calls == []  # written on the loop
+    bot_seat = next(seat for seat, s in enumerate(state_of(table.pk).seats) if s and s.player == str(bot.pk))
+    assert sent == [((table.pk, answer["version"], bot_seat), False)]
