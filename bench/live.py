@@ -253,7 +253,7 @@ def play_step(args, mode, tables, players, web_urls, logs, server_processes, db_
             player = players[t * SEATS + seat]
             url, origin = ws_url(web_urls[(t * SEATS + seat) % len(web_urls)], f"/ws/tables/{table_id}/")
             specs.append({"url": url, "origin": origin, "cookie": player.cookie, "table": table_id, "seat": seat,
-                          "buyin": 100 * args.ante, "ante": args.ante})
+                          "buyin": 100 * args.ante, "ante": args.ante, "table_players": SEATS})
     spec = {"kind": "play", "mode": mode, "seconds": args.seconds, "warmup": args.warmup, "think": args.think,
             "players": specs,
             "drain": 15.0 if mode == "full" else 25.0, "seed": n}

@@ -11,8 +11,9 @@ session 15). The echo and the floor are driven by the same client. Three kinds o
 - `play`: every player opens `/ws/tables/<id>/` with his session cookie, sits if he is not seated, and plays
   whole deals for `seconds`: whenever the latest snapshot offers him a move he picks one (mostly check or call,
   sometimes the minimum bet or raise, rarely a fold; show, split, decline a svara offer; now and then he opens a
-  card first) and sends it with an id; between deals he tops his stack up and presses New deal. He acts only on
-  the newest snapshot and never has two messages outstanding, so a healthy server answers him with no error frame.
+  card first) and sends it with an id; between deals he tops his stack up and presses New deal (once his table's
+  players all sit). He acts only on the newest snapshot and never has two messages outstanding, so a healthy server
+  answers him with no error frame.
   When the step ends the running deals are played out and he stands up (a sweep's next step sits him again).
   `full` acts as soon as it may; `paced` thinks 1–3 s first (never past the running clock).
 - `echo`: the same number of sockets to the echo consumer (bench/echo_asgi.py), in groups of four that take turns
@@ -121,8 +122,10 @@ class Run:
                                        "context": context})
 
 
-def choose(snapshot: dict, rng: random.Random, stopping: bool, ante: int) -> tuple[str, dict] | None:
-    """The simple policy: what this player sends now on this snapshot, or None."""
+def choose(snapshot: dict, rng: random.Random, stopping: bool, ante: int, players: int = 1) -> tuple[str, dict] | None:
+    """The simple policy: what this player sends now on this snapshot, or None. New deal only once the table's
+    `players` all sit: else the first two seated at a step's start deal alone, and the others' presses on the
+    snapshot they sat down with are refused ("a deal is being played"): a race of the tool's, not the server's."""
     seat = snapshot.get("seat")
     legal = {entry["kind"]: entry for entry in snapshot.get("legal") or ()}
     state = snapshot.get("state") or {}
@@ -167,7 +170,7 @@ def choose(snapshot: dict, rng: random.Random, stopping: bool, ante: int) -> tup
     add = legal.get("add_chips")
     if add and me["stack"] < 50 * ante and add.get("max"):
         return "add_chips", {"amount": add["max"]}
-    if "new_deal" in legal:
+    if "new_deal" in legal and sum(1 for other in state["seats"] if other is not None) >= players:
         return "new_deal", {}
     return None
 
@@ -351,7 +354,7 @@ class Player:
             if snapshot is None or snapshot["version"] <= self.wait_above:
                 await self._resync_if_silent()
                 continue
-            choice = choose(snapshot, self.rng, run.stopping, self.ante)
+            choice = choose(snapshot, self.rng, run.stopping, self.ante, self.spec.get("table_players", 1))
             if choice is not None and self._clock_left(snapshot) < CLOCK_MARGIN:
                 run.counts["left_to_the_clock"] += 1
                 choice = None
