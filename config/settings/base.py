@@ -291,10 +291,10 @@ CELERY_TASK_ALWAYS_EAGER = False
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
-# A task sent from a web process (a bot's move, from the door's thread after commit) retries once at once, which
-# is enough for a pooled connection Redis dropped on a restart; when Redis is down it fails in milliseconds (Celery's
-# default policy spent 0.6-0.75 s a message retrying, holding the door's thread). A lost bot move times out like
-# anyone's (bots/receivers.py logs it).
+# A task sent from a web process (a bot's move, from the bots' own thread after commit: bots/receivers.py) retries
+# once at once, which is enough for a pooled connection Redis dropped on a restart; when Redis is down it fails in
+# milliseconds (Celery's default policy spent 0.6-0.75 s a message retrying, then on the door's thread). A lost bot
+# move times out like anyone's (bots/receivers.py logs it).
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0, "interval_max": 0}
 # A Redis that stops answering (hung, not down: its port still takes connections) holds a command this long, then
 # fails it. redis-py's own default, which the channel layer and the cache keep; kombu sets none, so a bot's move

@@ -248,6 +248,9 @@ def test_table_changed_schedules_the_bot_with_a_human_pause(ann, pool, settings)
     sent_at = timezone.now()
     table_changed.send(sender=None, table_id=table.pk, version=state.version, state=state)
     done_at = timezone.now()
+    from bots.receivers import _sender
+
+    _sender.submit(lambda: None).result(timeout=10)  # the bots' sender thread has sent what was due before
 
     found = []
     with app.connection_for_read() as connection:
@@ -265,7 +268,8 @@ def test_table_changed_schedules_the_bot_with_a_human_pause(ann, pool, settings)
     mine = [eta for args, eta in found if args == [table.pk, state.version, bot_seat]]
     assert len(mine) == 1
     scale = float(getattr(settings, "SVARA_CLOCK_SCALE", 1.0))
-    # Scheduled between sending and returning: the eta is that moment plus 1..4 s (times the clock scale).
+    # Timed between sending and returning (sent from the bots' own thread after): that moment plus 1..4 s (times the
+    # clock scale).
     assert (mine[0] - sent_at).total_seconds() >= 1.0 * scale
     assert (mine[0] - done_at).total_seconds() <= 4.0 * scale
 

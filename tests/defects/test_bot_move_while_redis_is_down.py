@@ -1,10 +1,13 @@
-"""A bot's move is sent to Celery from the door's thread, after the action commits (bots/receivers.py). With Redis
+"""A bot's move was sent to Celery from the door's thread, after the action commits (bots/receivers.py). With Redis
 down, Celery's default publish policy retried three times at growing intervals: every action at a bot table held a
 door thread for 0.6-0.75 s, and four such actions stalled every table of that daphne. The web processes now retry
 once at once (config/settings/base.py `CELERY_TASK_PUBLISH_RETRY_POLICY`), which still carries a move over a Redis
 restart. A Redis that hangs (stopped, its port still taking connections) fails the move within the broker's socket
-timeout (config/settings/base.py `REDIS_SOCKET_TIMEOUT`); kombu sets none of its own, and the send waited for ever."""
+timeout (config/settings/base.py `REDIS_SOCKET_TIMEOUT`); kombu sets none of its own, and the send waited for ever.
+The bots' receiver sends from a thread of its own (bots/receivers.py), so no caller waits, and after a failure it
+drops the moves due for that long rather than let them queue up behind the broker's timeouts."""
 
+import logging
 import signal
 import threading
 import time
@@ -64,3 +67,20 @@ def test_a_bot_move_sent_while_redis_hangs_fails_within_the_socket_timeout(stopp
         server.send_signal(signal.SIGCONT)
     kind, seconds = outcome[0]
     assert kind == "failed" and seconds < 3 * settings.REDIS_SOCKET_TIMEOUT
+
+
+def test_after_a_failed_send_the_bots_moves_due_meanwhile_are_dropped_not_queued(caplog, monkeypatch, settings):
+    from bots import receivers
+
+    monkeypatch.setattr(receivers, "_down_until", 0.0)
+    due = [(seat, None) for seat in (0, 1, 2)]
+    with caplog.at_level(logging.WARNING, logger="bots.receivers"):
+        with app.connection_for_write(f"redis://127.0.0.1:{free_port()}/0") as down:  # nobody listens there
+            began = time.monotonic()
+            receivers.send(7, 3, due, connection=down)
+            receivers.send(7, 4, due, connection=down)
+    failed = [r for r in caplog.records if "could not schedule" in r.getMessage()]
+    dropped = [r for r in caplog.records if "is not sent" in r.getMessage()]
+    assert len(failed) == 1 and "seat 0" in failed[0].getMessage()  # the first seat's failure ends that call
+    assert len(dropped) == 1 and "(v4)" in dropped[0].getMessage()  # the next call sends nothing
+    assert receivers._down_until >= began + settings.REDIS_SOCKET_TIMEOUT

@@ -290,9 +290,9 @@ def test_a_loop_that_cannot_reach_postgresql_lets_the_door_threads_move_and_wait
 
 
 def test_a_bot_due_after_a_move_on_the_loop_is_sent_to_celery_off_the_loop(players, door_calls):
-    """A move written on the socket's event loop at a table with a bot: the bot's answer is queued from a thread
-    of its own, so a slow or hung broker (Redis) holds neither this answer nor the process's other sockets. Before,
-    the receiver published from the event loop itself."""
+    """A move written on the socket's event loop at a table with a bot: the bot's answer is queued from the bots'
+    own thread (bots/receivers.py), so a slow or hung broker (Redis) holds neither this answer nor the process's
+    other sockets. Before, the receiver published from the event loop itself."""
     import threading
 
     from celery.signals import before_task_publish
@@ -304,6 +304,9 @@ def test_a_bot_due_after_a_move_on_the_loop_is_sent_to_celery_off_the_loop(playe
     table = services.create_table(ann, "classic", 10, 2, True)
     bot = bots.seat_bot(table, "strong", by_user=ann)
     services.sit(table.pk, ann, 400)  # locked actions: the table's accounts become known
+    from bots.receivers import _sender
+
+    _sender.submit(lambda: None).result(timeout=10)  # the bots' moves due before (after the sits) are sent
     sent = []
     done = threading.Event()
 
