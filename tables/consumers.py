@@ -253,6 +253,9 @@ class TableConsumer(GuardedConsumer):
     # --- group messages ---
 
     async def table_changed(self, message):
+        accounts = message.get("accounts")
+        if accounts:  # a change under the row's lock: its ledger accounts, for this process's next bets there
+            services.accounts_told(self.table_id, accounts)
         if self.committed is None:  # a change before this socket's first snapshot: that snapshot is newer
             return
         await self.show(self.committed.changed(message), events=message["events"])

@@ -48,6 +48,14 @@ def pot_account(table_id: int) -> LedgerAccount:
     return _get_or_open(kind=AccountKind.POT, user=None, table_id=_check_table_id(table_id))
 
 
+def open_table_accounts(table_id: int) -> None:
+    """A new table's pot and house account, opened with it in one statement (in the caller's transaction): the
+    first deal's antes then name accounts every process at the table already knows (tables/services/optimistic.py)."""
+    table_id = _check_table_id(table_id)
+    LedgerAccount.objects.bulk_create([LedgerAccount(kind=AccountKind.POT, table_id=table_id),
+                                       LedgerAccount(kind=AccountKind.HOUSE, table_id=table_id)])  # fmt: skip
+
+
 def house_account(table_id: int) -> LedgerAccount:
     """Where the rake taken at one table goes (the house's takings: `house_takings`)."""
     return _get_or_open(kind=AccountKind.HOUSE, user=None, table_id=_check_table_id(table_id))

@@ -27,7 +27,7 @@ from django.utils.module_loading import import_string
 from django.utils.translation import gettext_lazy as _
 
 from wallet import limits
-from wallet.accounts import WalletError
+from wallet.accounts import WalletError, open_table_accounts
 from wallet.batch import prepare
 
 from .. import access, rows
@@ -88,6 +88,7 @@ def create_table(user, family, ante, seats, bots_allowed=False, *, kept_open=Fal
             private=private, invite_token=access.new_token() if private else "", state=state.dumps(),
             version=state.version, empty_since=timezone.now(),
         )  # fmt: skip
+        open_table_accounts(table.pk)
         from lobby.notify import table_changed as lobby_table_changed
 
         transaction.on_commit(lambda: lobby_table_changed(table.pk))
@@ -372,7 +373,8 @@ def play_action(
     seats_changed = after.seats != before.seats
     if seats_changed:
         _mirror_seats(table, after)
-    change = change_of(table, state, [event.to_json() for event in events], seats_changed, after, bots)
+    accounts = {**getattr(table, "ledger_accounts", {}), **batch.locked}  # those read under the lock, those opened
+    change = change_of(table, state, [event.to_json() for event in events], seats_changed, after, bots, accounts)
     if announce:
         transaction.on_commit(lambda: notify.table_changes(change))
     if answer is None or not answer_standing:
@@ -404,13 +406,15 @@ def _answer_standing(table: Table, state: play.TableState, change: notify.Change
     return replace(change, events=tuple(events))
 
 
-def change_of(table: Table, state, events, seats_changed: bool, chips, bots: set[str]) -> notify.Change:
+def change_of(table: Table, state, events, seats_changed: bool, chips, bots: set[str], accounts=None) -> notify.Change:
     """The committed change, from the table as written; `chips` are the state's (chips_of), `bots` include every
-    bot seated in it."""
+    bot seated in it; `accounts`, the table's ledger accounts the change read under its lock (with those it opened),
+    are told to every process at the table (optimistic.told_accounts)."""
     return notify.Change(
         table_id=table.pk, version=table.version, stored=table.state, state=state, events=tuple(events),
         clock=clock_of(table), status=table.status, seats_changed=seats_changed,
         bot_seats=frozenset(seat for player, seat in chips.seats.items() if player in bots),
+        accounts=optimistic.told_accounts(accounts),
     )  # fmt: skip
 
 

@@ -38,10 +38,13 @@ class Change:
     status: str
     seats_changed: bool
     bot_seats: frozenset[int]
+    # The table's pot's and stacks' ledger account ids, as (kind, user id, id), when the change read them under the
+    # row's lock: every process at the table learns them, so its next bet there may go without the lock (optimistic).
+    accounts: tuple = ()
 
     def message(self) -> dict:
         """The group message (channels-redis serialises it with msgpack)."""
-        return {
+        message = {
             "type": "table.changed",
             "version": self.version,
             "state": self.stored,
@@ -49,6 +52,9 @@ class Change:
             "status": self.status,
             "events": list(self.events),
         }
+        if self.accounts:
+            message["accounts"] = [list(account) for account in self.accounts]
+        return message
 
 
 def table_changes(change: Change) -> None:

@@ -107,6 +107,24 @@ def seen(committed) -> None:
     known.seen(committed.table["id"], committed.version, committed.state, committed.table, committed.clock)
 
 
+def told_accounts(accounts: dict[AccountRef, LedgerAccount] | None) -> tuple:
+    """What a change tells every process at the table of its ledger accounts (notify.Change.accounts): the pot's
+    and the stacks' ids, as (kind, user id, id). Else the process that did not read them itself (the other players'
+    sits and the pot opened by a deal played there) would send its players' bets the locked way."""
+    if not accounts:
+        return ()
+    return tuple((str(ref.kind), ref.user_id, account.pk) for ref, account in accounts.items()
+                 if ref.kind in _MOVED_BY_BETS)  # fmt: skip
+
+
+def accounts_told(table_id: int, told) -> None:
+    """A change's group message told this process the table's ledger accounts (`told_accounts`)."""
+    ids = known.accounts.setdefault(table_id, {})
+    for kind, user_id, pk in told:
+        ids[AccountRef(AccountKind(kind), user_id, table_id)] = pk
+    _bound(known.accounts)
+
+
 @dataclass(frozen=True)
 class Planned:
     """A move played on the known state, not yet written: its statement, and what it answers once written."""

@@ -161,24 +161,25 @@ def test_table_actions_commit_asynchronously_and_staff_credits_durably(players, 
 
 # One deal played through, statement by statement (the door's transaction and its after-commit work, without
 # BEGIN and COMMIT): PostgreSQL, where a move's writes (its transfers and balances, events, state and reply) are one
-# statement, then SQLite, where they are one each. The first sit-down at a table and its first deal open ledger
-# accounts (a savepoint, an insert and the batch's own statements more); a seat change re-reads the
+# statement, then SQLite, where they are one each. A player's first sit-down at a table opens his stack's ledger
+# account (a savepoint, an insert and the batch's own statements more; the table's pot and house account opened
+# with the table); a seat change re-reads the
 # lobby's entry of the table once for every lobby socket. A sit-down and chips added look up the player's own
 # limits row under a lock (one statement more; wallet/limits.py); the moves do not.
 PER_KIND = [  # (who, action, PostgreSQL, SQLite)
     (0, {"kind": "sit", "amount": 400, "seat": 0}, 18, 20),
     (1, {"kind": "sit", "amount": 400, "seat": 1}, 18, 20),
     (0, {"kind": "new_deal"}, 2, 3),  # ready: lock, state and reply (SQLite: one each)
-    (1, {"kind": "new_deal"}, 10, 14),  # the deal starts: antes into a new pot, the deal's row and its players'
+    (1, {"kind": "new_deal"}, 4, 10),  # the deal starts: antes into the pot, the deal's row and its players'
     # rows (one statement; SQLite: two), its events
     ("turn", {"kind": "open", "card": 0}, 2, 4),
     ("turn", {"kind": "check"}, 2, 4),
     ("turn", {"kind": "bet", "amount": 20}, 2, 7),
     ("turn", {"kind": "raise", "amount": 40}, 2, 7),
     ("turn", {"kind": "call"}, 2, 7),
-    # The deal ends: the award, the rake to a new house account, the deal's events read, the deal closed with its
+    # The deal ends: the award, the rake to the house account, the deal's events read, the deal closed with its
     # players' results (one statement; SQLite: two).
-    ("turn", {"kind": "show"}, 10, 14),
+    ("turn", {"kind": "show"}, 4, 10),
     (0, {"kind": "add_chips", "amount": 50}, 4, 7),
     (0, {"kind": "sit_out"}, 2, 3),
     (0, {"kind": "back"}, 2, 3),
@@ -284,9 +285,9 @@ def test_the_doors_statements_are_prepared_but_the_ledgers_key_probe_is_planned_
 
 @pytest.mark.skipif(not ON_POSTGRESQL, reason="row locks are PostgreSQL's (CI runs on PostgreSQL)")
 def test_the_tables_lock_holds_its_pot_and_seated_stacks_but_no_other_account(classic_table, players):
-    """The door's first statement locks the table's row and, after it, the ledger accounts of its pot and its seated
-    players' stacks, with their balances (wallet.batch.held): a bet then takes no lock statement of its own. Another
-    transaction finds exactly those accounts locked, and a player's balance free."""
+    """The door's first statement locks the table's row and, after it, the ledger accounts of its pot, its house
+    account and its seated players' stacks, with their balances (wallet.batch.held): a bet then takes no lock
+    statement of its own. Another transaction finds exactly those accounts locked, and a player's balance free."""
     import psycopg
     from django.db import transaction
 
@@ -297,7 +298,8 @@ def test_the_tables_lock_holds_its_pot_and_seated_stacks_but_no_other_account(cl
     seated_deal(classic_table, [ann, boris])
     accounts = LedgerAccount.objects.filter(table_id=classic_table.pk)
     expected = {(a.kind, a.user_id): a.balance for a in accounts}
-    assert {kind for kind, _ in expected} == {AccountKind.POT, AccountKind.STACK} and len(expected) == 3
+    assert {kind for kind, _ in expected} == {AccountKind.POT, AccountKind.HOUSE, AccountKind.STACK}
+    assert len(expected) == 4  # the pot and house account opened with the table, two stacks
     balance = LedgerAccount.objects.get(kind=AccountKind.BALANCE, user=ann)
     params = connection.get_connection_params()
     params.pop("cursor_factory", None)

@@ -14,6 +14,8 @@ from tables import db_threads, loop_db, services
 from tables.models import ClientMessage, Deal, DealSeat, Table
 from tables.services import optimistic
 from wallet import services as wallet
+from wallet.batch import AccountRef
+from wallet.models import AccountKind, LedgerAccount
 
 from .conftest import audit_clean, ledger_matches_engine, make_user, state_of
 from .sockets import open_socket, receive, receive_until, session_cookie
@@ -125,6 +127,60 @@ def test_the_press_that_starts_a_deal_is_written_on_the_loop_S10(classic_table, 
     assert door_calls == []
     assert Deal.objects.filter(table=classic_table, number=2).count() == 1
     assert DealSeat.objects.filter(deal__table=classic_table, deal__number=2).count() == 2
+    ledger_matches_engine(classic_table.pk)
+    audit_clean()
+
+
+def test_the_first_deal_at_a_new_table_starts_on_the_loop_S10(classic_table, players, door_calls, settings):
+    """A table's pot and house account open with it, so its very first deal's antes name accounts this process
+    already knows: the press that starts it is written on the loop like any later deal's (it went the locked way,
+    which opened the pot)."""
+    ann, boris, _ = players
+    opened = LedgerAccount.objects.filter(table_id=classic_table.pk, kind__in=[AccountKind.POT, AccountKind.HOUSE])
+    assert sorted(opened.values_list("kind", "balance")) == [(AccountKind.HOUSE, 0), (AccountKind.POT, 0)]
+    two_seated(classic_table, [ann, boris])
+    settings.SVARA_DECK_PROVIDER = None  # the fair shuffle, as in production
+    play(classic_table, ann, "n1")
+    answer = play(classic_table, boris, "n2")
+    state = state_of(classic_table.pk)
+    assert state.phase != "waiting" and state.deal_no == 1 and state.pot == 20 and answer["version"] == state.version
+    assert door_calls == []
+    assert DealSeat.objects.filter(deal__table=classic_table, deal__number=1).count() == 2
+    ledger_matches_engine(classic_table.pk)
+    audit_clean()
+
+
+def test_a_process_learns_the_tables_accounts_from_the_change_of_a_locked_action_elsewhere_S10(
+    classic_table, players, door_calls, monkeypatch, settings
+):
+    """The locked way reads the table's ledger accounts under the row's lock (and opens a sitter's stack) in the
+    process that runs it; its group message tells their ids to every process at the table. So a move here that
+    moves chips (the antes of the press that starts a deal) goes without the lock though every sit ran elsewhere:
+    before, this process knew none of the accounts and sent it to a door thread, the locked way."""
+    ann, boris, _ = players
+    monkeypatch.setattr(optimistic.known, "accounts_seen", lambda *args: None)  # the locked way runs elsewhere
+    settings.SVARA_DECK_PROVIDER = None
+    cookie = session_cookie(ann)
+
+    async def scenario():
+        socket, _ = await open_socket(f"/ws/tables/{classic_table.pk}/", cookie)
+        await receive(socket)
+        await database_sync_to_async(two_seated)(classic_table, [ann, boris])
+        await database_sync_to_async(services.act)(classic_table.pk, boris, {"kind": "new_deal"}, "n1")
+        version = await database_sync_to_async(lambda: state_of(classic_table.pk).version)()
+        await receive_until(socket, lambda m: m.get("type") == "snapshot" and m["version"] == version)
+        told = dict(optimistic.known.accounts.get(classic_table.pk, {}))
+        await socket.send_json_to({"type": "new_deal", "id": "n2"})
+        answer, _ = await receive_until(socket, lambda m: m.get("id") == "n2")
+        await socket.disconnect()
+        return told, answer
+
+    told, answer = async_to_sync(scenario)()
+    accounts = LedgerAccount.objects.filter(table_id=classic_table.pk, kind__in=[AccountKind.POT, AccountKind.STACK])
+    assert told == {AccountRef(a.kind, a.user_id, classic_table.pk): a.pk for a in accounts} and len(told) == 3
+    state = state_of(classic_table.pk)
+    assert state.phase != "waiting" and state.pot == 20 and answer["version"] == state.version
+    assert door_calls == []  # the deal's start, antes and all, was written on the loop
     ledger_matches_engine(classic_table.pk)
     audit_clean()
 
