@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import cache
 
+import orjson
 from django.contrib.auth import get_user_model
 
 from . import rows
@@ -54,6 +55,17 @@ def _events_sql(of_svara: bool, up_to_version: bool) -> str:
         where += f" AND {q('version')} <= %s"
     order = f"{q('version')}, {q('index')}"
     return f"SELECT {q('event')} FROM {q(DealEvent._meta.db_table)} WHERE {where} ORDER BY {order}"
+
+
+def deal_events_statement(table_id: int, deal_no: int, svara: int) -> tuple[str, list]:
+    """`deal_events(…, svara=svara)` as a statement (its text and parameters), for a caller that runs it on a
+    connection of its own (an event loop's: tables/services/optimistic.py); `event_of` reads each row's value."""
+    return _events_sql(True, False), [table_id, deal_no, svara]
+
+
+def event_of(value) -> dict:
+    """A stored event as a JSON value, whether the connection's loader gave the column's text or its value."""
+    return orjson.loads(value) if isinstance(value, (str, bytes)) else value
 
 
 def deal_events(table_id: int, deal_no: int, *, svara: int | None = None,

@@ -31,7 +31,7 @@ from ..engine.events import (
 from ..engine.fair import FairRecord, commitment
 from ..models import Deal, DealEvent, DealSeat, Table
 from . import statements
-from .statements import Opening
+from .statements import Closing, Opening
 
 AWARDS = (PotAwarded, Split)  # the events that award a pot (a split awards it too, rake and all: §7, §8)
 
@@ -53,7 +53,7 @@ def roster(state) -> tuple[Sitter, ...]:
 def record(
     table: Table, deal_before: int | None, svara_before: int, version: int, events: list[Event], now,
     sitters: tuple[Sitter, ...] = (), stacks: dict[int, int] | None = None, fair: FairRecord | None = None,
-    openings: list[Opening] | None = None,
+    openings: list[Opening] | None = None, ended: Ended | None = None,
 ) -> list[DealEvent]:  # fmt: skip
     """One action's events as the rows to append to the deal they belong to (the door writes them with the state:
     statements.write_action); a deal's rows (Deal, DealSeat) open and close here. `deal_before` is the number of the
@@ -62,7 +62,8 @@ def record(
     the action) name the players and their stacks when a deal starts; `fair` is the state's fairness record after
     the action (of the deal it started or ended). With `openings`, a deal started is not inserted here but added to
     that list, for the caller's own statement to insert: only for an action that starts a deal and does nothing
-    else to a deal's rows (a buy-in or a svara needs the new row's id here)."""
+    else to a deal's rows (a buy-in or a svara needs the new row's id here). With `ended`, likewise a deal (not a
+    svara) ended is closed from the stored events it holds and added to its list (optimistic.py)."""
     deal, svara = deal_before, svara_before if deal_before is not None else 0
     running = dict(stacks or {})  # each seat's stack as the events go (what a deal's start shows)
     rows = []
@@ -79,7 +80,7 @@ def record(
         if deal is None:
             _follow_stacks(running, event)
             continue
-        rows.append(DealEvent(table=table, deal_number=deal, svara=svara, version=version, index=index,
+        rows.append(DealEvent(table_id=table.pk, deal_number=deal, svara=svara, version=version, index=index,
                               event=event.to_json()))  # fmt: skip
         if isinstance(event, BuyIn):
             running[event.seat] = event.stack + event.price  # his stack when he joined the svara
@@ -92,7 +93,8 @@ def record(
             opening = _opening(table, deal, svara, previous, event.seats, sitters, running, now)
             opened[deal, svara] = statements.open_deal(opening)
         elif isinstance(event, DealEnded):
-            _close(table, deal, svara, rows, now, fair=fair if fair is not None and fair.deal_no == deal else None)
+            _close(table, deal, svara, rows, now, fair=fair if fair is not None and fair.deal_no == deal else None,
+                   ended=ended)  # fmt: skip
             deal, svara = None, 0
     return rows
 
@@ -177,13 +179,22 @@ def results(events: list[dict], tied: tuple[int, ...] = ()) -> dict[int, Result]
     return by_seat
 
 
+@dataclass
+class Ended:
+    """For `record` from a move without the lock: the deal's events stored before the action (read by the caller),
+    and the closing of the deal, once `record` has made it, for the caller's statement."""
+
+    stored: list[dict]
+    closings: list[Closing]
+
+
 def _close(table: Table, number: int, svara: int, new_rows: list[DealEvent], now, tied: tuple[int, ...] = (),
-           fair: FairRecord | None = None):
+           fair: FairRecord | None = None, ended: Ended | None = None):
     """The deal's pot, rake and winners from its awards, its players' results from its events (those stored, and
-    those of this action): one read and one statement (two on SQLite). At the chain's end, `fair` (the server seed revealed, the
+    those of this action): one read and one statement (two on SQLite); with `ended`, neither (they are the caller's). At the chain's end, `fair` (the server seed revealed, the
     seeds, every deck dealt) goes to its first row: with it in the same update, or one more for a svara's end."""
-    events = [*reads.deal_events(table.pk, number, svara=svara),
-              *(r.event for r in new_rows if r.deal_number == number and r.svara == svara)]  # fmt: skip
+    stored = reads.deal_events(table.pk, number, svara=svara) if ended is None else ended.stored
+    events = [*stored, *(r.event for r in new_rows if r.deal_number == number and r.svara == svara)]
     kinds = {kind.type for kind in AWARDS}
     awards = [e for e in events if e["type"] in kinds]
     pot = max((e["pot"] for e in awards), default=0)
@@ -194,8 +205,11 @@ def _close(table: Table, number: int, svara: int, new_rows: list[DealEvent], now
     closed = {"ended_at": now, "pot": pot, "rake": sum(e["rake"] for e in awards),
               "winners": [w for e in awards for w in e["winners"]], **(record if svara == 0 else {})}  # fmt: skip
     by_seat = results(events, tied)
-    statements.close_deal(table.pk, number, svara, closed, {seat: _row(r, svara) for seat, r in by_seat.items()},
-                          none=_row(Result(), svara))  # fmt: skip
+    closing = Closing(number, svara, closed, {seat: _row(r, svara) for seat, r in by_seat.items()}, _row(Result(), svara))
+    if ended is not None:
+        ended.closings.append(closing)
+        return
+    statements.close_deal(table.pk, closing)
     if record and svara:  # a svara chain's end: its first row keeps the fairness record
         Deal.objects.filter(table=table, number=number, svara=0).update(**record)
 

@@ -2,24 +2,28 @@
 
 The door's usual way (door.py) is four round trips to PostgreSQL: BEGIN, the row's lock (with the stored reply and
 the table's ledger accounts), the write, COMMIT. Most actions in a deal (a call, a bet, a fold that ends nothing,
-a card opened, a New deal pressed, the last one starting the deal with its antes and its hand history's rows) need
-nothing the process does not already know: the table as last committed, which every change brings to this
-process's sockets in its group message (`seen`), and the ids of the table's own ledger accounts, which the last
-locked action here read (`accounts_seen`). Such an action is played on that known state and written in one
-statement that holds only if the row still holds that very version and text (statements.write_unlocked):
+a card opened, a New deal pressed, the last one starting the deal with its antes and its hand history's rows, the
+one that ends it with its award and rake) need nothing the process does not already know: the table as last
+committed, which every change brings to this process's sockets in its group message (`seen`), and the ids of the
+table's own ledger accounts, which a locked action reads and its group message tells every process at the table
+(`accounts_seen`, `accounts_told`). A deal's end also needs the deal's stored events (its players' results come
+from them): they are read first, one plain statement (`NeedsDealEvents`). Such an action is played on that known
+state and written in one statement that holds only if the row still holds that very version and text
+(statements.write_unlocked):
 PostgreSQL's row lock, taken by the UPDATE itself, orders it against every other writer, and a writer that got
 there first leaves it writing nothing.
 
 Anything else goes the locked way, from the start: a known state that is not the newest (the statement wrote
 nothing; from a socket, the move is first played again on the row as it is now: act_from_loop), a refusal (the
-known state may be old: the locked way refuses for certain, in the newest state's words), an action that ends or
-splits a deal (its results are read from the deal's stored events), moves chips but bets, changes the seats, or
-calls for a standing answer; a deal started from the test settings' queued decks (they are kept on the row); a
-database error (a single statement either wrote all or nothing). So every answer is the locked way's, and this
+known state may be old: the locked way refuses for certain, in the newest state's words), an action that ends a
+svara or opens one (a tie, a buy-in: the new row's id is needed at once), moves chips other than bets, the rake and
+winnings, changes the seats (a leaver's seat freed at the deal's end), or calls for a standing answer; a deal
+started from the test settings' queued decks (they are kept on the row); a database error (a single statement
+either wrote all or nothing). So every answer is the locked way's, and this
 path only ever saves the lock and the transaction around one statement.
 
-The chips stay exact without the accounts' locks: a table's stacks and pot move only with its row (door.py), so
-at the version played on they hold what its state says; the statement checks the accounts are this table's, and
+The chips stay exact without the accounts' locks: a table's stacks, pot and house account move only with its row
+(door.py), so at the version played on the stacks and pot hold what its state says (the house account only takes); the statement checks the accounts are this table's, and
 the ledger's CHECK constraint stays the backstop."""
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from wallet.accounts import WalletError
 from wallet.batch import AccountRef, prepare_unlocked
 from wallet.models import AccountKind, LedgerAccount, TransferKind
 
-from .. import loop_db, rows
+from .. import loop_db, reads, rows
 from ..db_threads import table_turn, through_the_door
 from ..engine import play
 from ..engine.events import BuyIn, DealEnded, DealStarted, Svara
@@ -53,9 +57,10 @@ from . import door, history, ledger, notify, replies, statements
 
 log = logging.getLogger(__name__)
 
-_DEAL_ROWS = (DealEnded, Svara, BuyIn)  # events whose hand-history rows need statements of their own
+_NEW_DEAL_ROWS = (Svara, BuyIn)  # events whose hand-history rows need statements of their own (a new row's id)
 
-_MOVED_BY_BETS = (AccountKind.STACK, AccountKind.POT)  # the only accounts a move this way names
+_TABLE_ACCOUNTS = (AccountKind.STACK, AccountKind.POT, AccountKind.HOUSE)  # the only accounts a move this way names
+_KINDS = (TransferKind.BET, TransferKind.RAKE, TransferKind.PAY_OUT)  # between them: in play and at a deal's end
 _KNOWN_MAX = 4096  # tables a process keeps (the oldest forgotten first)
 
 # A move from a socket whose statement wrote nothing most likely lost a race: another process's move at the table got
@@ -86,7 +91,7 @@ class Known:
 
     def accounts_seen(self, table_id: int, accounts: dict[AccountRef, LedgerAccount]) -> None:
         ids = self.accounts.setdefault(table_id, {})
-        ids.update((ref, account.pk) for ref, account in accounts.items() if ref.kind in _MOVED_BY_BETS)
+        ids.update((ref, account.pk) for ref, account in accounts.items() if ref.kind in _TABLE_ACCOUNTS)
         _bound(self.accounts)
 
     def forget(self) -> None:
@@ -108,13 +113,13 @@ def seen(committed) -> None:
 
 
 def told_accounts(accounts: dict[AccountRef, LedgerAccount] | None) -> tuple:
-    """What a change tells every process at the table of its ledger accounts (notify.Change.accounts): the pot's
-    and the stacks' ids, as (kind, user id, id). Else the process that did not read them itself (the other players'
+    """What a change tells every process at the table of its ledger accounts (notify.Change.accounts): the pot's,
+    the house account's and the stacks' ids, as (kind, user id, id). Else the process that did not read them itself (the other players'
     sits and the pot opened by a deal played there) would send its players' bets the locked way."""
     if not accounts:
         return ()
     return tuple((str(ref.kind), ref.user_id, account.pk) for ref, account in accounts.items()
-                 if ref.kind in _MOVED_BY_BETS)  # fmt: skip
+                 if ref.kind in _TABLE_ACCOUNTS)  # fmt: skip
 
 
 def accounts_told(table_id: int, told) -> None:
@@ -123,6 +128,14 @@ def accounts_told(table_id: int, told) -> None:
     for kind, user_id, pk in told:
         ids[AccountRef(AccountKind(kind), user_id, table_id)] = pk
     _bound(known.accounts)
+
+
+@dataclass(frozen=True)
+class NeedsDealEvents:
+    """`plan`'s answer for a move that ends deal `number`: its results are read from the deal's stored events, so
+    the caller reads them (its own way: a thread's connection, a loop's) and plans again with them."""
+
+    number: int
 
 
 @dataclass(frozen=True)
@@ -136,9 +149,11 @@ class Planned:
     ack: door.Ack
 
 
-def plan(table_id: int, user, command: Command, client_id: str | None) -> Planned | None:
+def plan(table_id: int, user, command: Command, client_id: str | None,
+         stored_events: list[dict] | None = None) -> Planned | NeedsDealEvents | None:  # fmt: skip
     """`command` played on the state this process knows, with the statement that writes it, or None: then this way
-    cannot take it, and the locked way (door._act) must answer it. Reads nothing from the database."""
+    cannot take it, and the locked way (door._act) must answer it. Reads nothing from the database: a move that
+    ends a deal (not a svara) is NeedsDealEvents until it is given the deal's `stored_events`."""
     # A seat's play only, not its comings and goings (a sit, a stand or added chips move a balance, read its
     # limits, change the seats); SQLite has no data-modifying WITH (and one writer at a time anyway).
     if command.kind not in PLAY_KINDS or not isinstance(table_id, int) or rows.db().vendor != "postgresql":
@@ -166,15 +181,20 @@ def plan(table_id: int, user, command: Command, client_id: str | None) -> Planne
     bots = bot_players(state)  # the seats do not change: these are the bots before the move too
     if after.seats != before.seats or state.standing_answer() is not None:
         return None
-    if any(isinstance(event, _DEAL_ROWS) for event in events):
+    if any(isinstance(event, _NEW_DEAL_ROWS) for event in events):
         return None
+    ends = any(isinstance(event, DealEnded) for event in events)
+    if ends and (deal_before is None or svara_before):  # a svara's end writes its chain's first row too: locked
+        return None
+    if ends and stored_events is None:
+        return NeedsDealEvents(deal_before)
     starts = any(isinstance(event, DealStarted) for event in events)
     if starts and settings.SVARA_DECK_PROVIDER:  # the test settings' queued decks are the locked way's to deal
         return None
     table = _table(table_id, version, stored, facts, clock)
     try:
         movements = ledger.movements(table_id, table.family, state.version, action, before, after, events, bots)
-        if any(movement.kind != TransferKind.BET for movement in movements):
+        if any(movement.kind not in _KINDS for movement in movements):
             return None
         batch = prepare_unlocked(movements, _accounts(ids, before, movements))
     except WalletError:
@@ -184,8 +204,9 @@ def plan(table_id: int, user, command: Command, client_id: str | None) -> Planne
     now = timezone.now()
     stacks = {s: before.stacks[player] for player, s in before.seats.items()}
     openings: list[statements.Opening] = []  # the deal a New deal starts: its rows go in the statement
+    ended = history.Ended(stored_events, []) if ends else None  # the deal it ends: closed in the statement too
     event_rows = history.record(table, deal_before, svara_before, state.version, events, now,
-                                sitters, stacks, state.fair, openings)  # fmt: skip
+                                sitters, stacks, state.fair, openings, ended)  # fmt: skip
     door.store_state(table, state, now, action.kind, occupied=True)
     reply = None
     if client_id is not None:
@@ -194,7 +215,8 @@ def plan(table_id: int, user, command: Command, client_id: str | None) -> Planne
                    key=lambda pair: pair[1])  # fmt: skip
     accounts = [(pk, str(ref.kind), ref.user_id) for ref, pk in named]
     statement = statements.unlocked_statement(table, (version, stored), event_rows, reply, batch, accounts,
-                                              openings[0] if openings else None)  # fmt: skip
+                                              openings[0] if openings else None,
+                                              ended.closings[0] if ended is not None else None)  # fmt: skip
     change = door.change_of(table, state, [event.to_json() for event in events], False, after, bots)
     return Planned(table_id, version, facts, statement, door.Ack(door.ack_reply(client_id, table.version), change))
 
@@ -225,7 +247,13 @@ def act(table_id: int, user, command: Command, client_id: str | None):
     """On a thread: the door's Ack of `command` played and written in one statement on this thread's connection,
     or None: then nothing was written, and the locked way (door._act) must answer it."""
     planned = plan(table_id, user, command, client_id)
-    if planned is None:
+    if isinstance(planned, NeedsDealEvents):
+        try:
+            stored = reads.deal_events(table_id, planned.number, svara=0)
+        except DatabaseError:  # the locked way meets it again, and tells
+            return None
+        planned = plan(table_id, user, command, client_id, stored)
+    if not isinstance(planned, Planned):
         return None
     try:
         if not statements.write_unlocked(planned.statement):
@@ -290,7 +318,10 @@ async def _on_loop(table_id: int, user, command: Command, client_id: str | None,
     except DoorError:
         return None  # the door refuses it, in its words
     planned = plan(table_id, user, command, client_id)
-    if planned is None:
+    if isinstance(planned, NeedsDealEvents):
+        stored = await _deal_events(table_id, planned.number)
+        planned = None if stored is None else plan(table_id, user, command, client_id, stored)
+    if not isinstance(planned, Planned):
         return None
     # Its own task, shielded: a caller cancelled (its socket closed) does not cut the statement off midway; it runs
     # to its end and the connection goes back fit, as a door thread's call runs on.
@@ -302,6 +333,18 @@ async def _on_loop(table_id: int, user, command: Command, client_id: str | None,
     if ran is None:
         return None
     return written(planned) if ran else planned.played_on
+
+
+async def _deal_events(table_id: int, number: int) -> list[dict] | None:
+    """The stored events of deal `number` (not a svara's), read on one of the loop's connections; None when the read
+    failed (the locked way meets it again, and tells)."""
+    sql, params = reads.deal_events_statement(table_id, number, 0)
+    try:
+        async with loop_db.connection() as connection:
+            found = await (await connection.execute(sql, params)).fetchall()
+    except psycopg.Error:
+        return None
+    return [reads.event_of(value) for (value,) in found]
 
 
 async def _run_on_loop(planned: Planned) -> bool | None:
@@ -328,14 +371,17 @@ def _table(table_id: int, version: int, stored: str, facts: dict, clock: dict | 
 
 
 def _accounts(ids: dict[AccountRef, int], before, movements) -> dict[AccountRef, LedgerAccount]:
-    """The accounts the movements name that are known here (a pot's, stacks'), with the balances the state played on
-    gives them (the statement holds only at that state)."""
+    """The accounts the movements name that are known here (a pot's, stacks', the house account's), with the
+    balances the state played on gives them (the statement holds only at that state)."""
     accounts = {}
     for ref in {ref for movement in movements for ref in (movement.source, movement.destination)}:
         pk = ids.get(ref)
         if pk is None:
             continue
-        balance = before.pot if ref.kind == AccountKind.POT else before.stacks.get(str(ref.user_id))
+        if ref.kind == AccountKind.HOUSE:  # it only takes the rake: checked for nothing, added to by the statement
+            balance = 0
+        else:
+            balance = before.pot if ref.kind == AccountKind.POT else before.stacks.get(str(ref.user_id))
         if balance is not None:
             accounts[ref] = LedgerAccount(pk=pk, kind=ref.kind, user_id=ref.user_id, table_id=ref.table_id,
                                           balance=balance)  # fmt: skip

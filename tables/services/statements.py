@@ -202,14 +202,16 @@ _GUARD = "EXISTS (SELECT 1 FROM guard)"
 
 
 @cache
-def _unlocked_sql(events: bool, reply: bool, accounts: bool, ledger: tuple[str, ...], opening: bool = False) -> str:
+def _unlocked_sql(events: bool, reply: bool, accounts: bool, ledger: tuple[str, ...], opening: bool = False,
+                  closing: tuple[str, ...] | None = None) -> str:  # fmt: skip
     """PostgreSQL: one statement, its own transaction: `guard` writes the table's new state only if the row still
     holds the version and the very text the move was played on, the table is open, and each account the batch
     names is the one it is taken for; every other write (`ledger`: the batch's parts under `_GUARD`, the events,
     the reply) happens only if `guard` did. It returns whether it did. A message id already answered writes
     nothing, and the locked way finds the stored reply; the same id twice at once fails the whole statement on the
     reply's unique key (no ON CONFLICT here), as a transfer key or an event already written would. With `opening`,
-    the deal the action starts gets its row and its players' (under `guard` too)."""
+    the deal the action starts gets its row and its players' (under `guard` too); with `closing` (the fields of the
+    deal's row it sets), the deal the action ends is closed with its players' results (under `guard` too)."""
     table = q(Table._meta.db_table)
     conditions = [f"{q('id')} = %s", f"{q('version')} = %s", f"{q('state')} = %s", f"{q('status')} = %s"]
     if accounts:
@@ -228,6 +230,8 @@ def _unlocked_sql(events: bool, reply: bool, accounts: bool, ledger: tuple[str, 
         parts.append(f"events AS ({_events_json_sql()} WHERE {_GUARD})")
     if opening:
         parts += _open_parts(only_if=_GUARD)
+    if closing is not None:
+        parts += _close_parts(closing, only_if=_GUARD)
     if reply:
         parts.append(f"reply AS ({_reply_insert()} SELECT {', '.join(['%s'] * len(_REPLY_FIELDS))} WHERE {_GUARD})")
     return f"WITH {', '.join(parts)} SELECT count(*) FROM guard"
@@ -235,14 +239,14 @@ def _unlocked_sql(events: bool, reply: bool, accounts: bool, ledger: tuple[str, 
 
 def unlocked_statement(table: Table, played_on: tuple[int, str], events: list[DealEvent], reply: ClientMessage | None,
                        batch: Batch | None, accounts: list[tuple[int, str, int | None]],
-                       opening: Opening | None = None) -> tuple[str, list]:  # fmt: skip
+                       opening: Opening | None = None, closing: Closing | None = None) -> tuple[str, list]:  # fmt: skip
     """PostgreSQL: the statement (its text and parameters) that writes one action's changes (as `write_action`) as
     its own transaction, unless the table's row has moved on from `played_on` (the version and stored text it was
     played on) meanwhile, the table has closed, the message id was answered, or one of `accounts` (id, kind, user
     id: those `batch` names) is not that account of this table. Its one row's one value is 1 when it wrote, 0 when
     it wrote nothing. A key taken meanwhile (a transfer's, an event's, the reply's: the same message id twice at
-    once) fails the whole statement: nothing written. `opening`: the deal the action starts, its row and players'.
-    Built without the database (a loop's connection runs it: tables/loop_db.py)."""
+    once) fails the whole statement: nothing written. `opening`: the deal the action starts, its row and players';
+    `closing`: the deal it ends, its row's last fields and its players' results. Built without the database (a loop's connection runs it: tables/loop_db.py)."""
     db = rows.db()
     ledger = batch is not None and batch.pending
     version, stored = played_on
@@ -258,9 +262,12 @@ def unlocked_statement(table: Table, played_on: tuple[int, str], events: list[De
         params.append(json_rows.dumps(events, _event_fields()))
     if opening is not None:
         params += _open_params(db, opening)
+    if closing is not None:
+        params += _close_params(db, table.pk, closing)
     if reply is not None:
         params += _reply_params(db, reply)
-    return _unlocked_sql(bool(events), reply is not None, ledger, tuple(parts), opening is not None), params
+    names = None if closing is None else tuple(closing.closed)
+    return _unlocked_sql(bool(events), reply is not None, ledger, tuple(parts), opening is not None, names), params
 
 
 @cache
@@ -380,14 +387,19 @@ def _close_sql(closed: tuple[str, ...]) -> str:
     one text with few parameters for any number of seats (see _open_sql)."""
     players = q(DealSeat._meta.db_table)
     deal, _place = _deal_closed(closed)
+    return (
+        f"WITH deal AS ({deal} RETURNING {q('id')}) UPDATE {players} SET {q('ended')} = %s, {_results_set(players)} "
+        f"FROM deal, (SELECT %s::jsonb AS results) AS r WHERE {players}.{q('deal_id')} = deal.{q('id')}"
+    )
+
+
+def _results_set(players: str) -> str:
+    """Each result column set from the JSON object `r.results` (seat: values), or its parameter when the seat is not
+    in it."""
     seat = f"{players}.{q('seat')}::text"
-    sets = ", ".join(
+    return ", ".join(
         f"{q(column)} = COALESCE((r.results -> {seat} ->> {i})::{DealSeat._meta.get_field(column).db_type(connection)}, %s)"
         for i, column in enumerate(_RESULT_COLUMNS)
-    )
-    return (
-        f"WITH deal AS ({deal} RETURNING {q('id')}) UPDATE {players} SET {q('ended')} = %s, {sets} "
-        f"FROM deal, (SELECT %s::jsonb AS results) AS r WHERE {players}.{q('deal_id')} = deal.{q('id')}"
     )
 
 
@@ -406,18 +418,49 @@ def _close_sqlite_sql(seats: int, closed: tuple[str, ...]) -> tuple[str, str]:
     return deal, f"{results}(SELECT {q('id')} FROM {deals} WHERE {place})"
 
 
-def close_deal(table_id: int, number: int, svara: int, closed: dict, by_seat: dict[int, tuple], none: tuple) -> None:
-    """Close the deal's row with `closed` (Deal field: value) and write its players' results: `by_seat` maps a seat
-    to its values in the order of _RESULT_COLUMNS; a seat not in it gets `none`'s."""
+@dataclass(frozen=True, slots=True)
+class Closing:
+    """A deal (or svara) ended: its row's last fields (`closed`: Deal field: value) and its players' results
+    (`by_seat`: seat: values in _RESULT_COLUMNS' order; a seat not in it gets `none`'s). Written by `close_deal`,
+    or by the statement of the action that ends it (a move without the lock: `unlocked_statement`)."""
+
+    number: int
+    svara: int
+    closed: dict
+    by_seat: dict[int, tuple]
+    none: tuple
+
+
+@cache
+def _close_parts(closed: tuple[str, ...], only_if: str) -> tuple[str, str]:
+    """PostgreSQL: `closed_deal AS (…)` closing the deal's row, only under `only_if`, and `closed_seats AS (…)` writing
+    its players' results (as _close_sql, whose parameters they take in the same order)."""
+    players = q(DealSeat._meta.db_table)
+    deal, _place = _deal_closed(closed)
+    return (f"closed_deal AS ({deal} AND {only_if} RETURNING {q('id')})",
+            f"closed_seats AS (UPDATE {players} SET {q('ended')} = %s, {_results_set(players)} FROM closed_deal, "
+            f"(SELECT %s::jsonb AS results) AS r WHERE {players}.{q('deal_id')} = closed_deal.{q('id')})")  # fmt: skip
+
+
+def _close_params(db, table_id: int, closing: Closing) -> list:
+    """The parameters of _close_sql's and _close_parts' text."""
+    closed = closing.closed
+    deal_params = [Deal._meta.get_field(name).get_db_prep_save(closed[name], db) for name in closed]
+    results = orjson.dumps(closing.by_seat, option=orjson.OPT_NON_STR_KEYS).decode()
+    return [*deal_params, table_id, closing.number, closing.svara, True, *closing.none, results]
+
+
+def close_deal(table_id: int, closing: Closing) -> None:
+    """Close the deal's row and write its players' results (`closing`)."""
+    number, svara, closed, by_seat, none = closing.number, closing.svara, closing.closed, closing.by_seat, closing.none
     place = [table_id, number, svara]
     names = tuple(closed)
     db = rows.db()
-    deal_params = [Deal._meta.get_field(name).get_db_prep_save(closed[name], db) for name in names] + place
     with db.cursor() as cursor:
         if db.vendor == "postgresql":
-            results = orjson.dumps(by_seat, option=orjson.OPT_NON_STR_KEYS).decode()
-            cursor.execute(_close_sql(names), [*deal_params, True, *none, results])
+            cursor.execute(_close_sql(names), _close_params(db, table_id, closing))
             return
+        deal_params = [Deal._meta.get_field(name).get_db_prep_save(closed[name], db) for name in names] + place
         params: list = [True]
         for column, default in enumerate(none):
             for seat, values in by_seat.items():

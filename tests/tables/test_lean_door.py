@@ -189,9 +189,9 @@ PER_KIND = [  # (who, action, PostgreSQL, SQLite)
 
 def test_a_deal_that_pays_the_house_locks_no_ledger_account_of_its_own_S8(classic_table, players):
     """The rake goes to the table's own house account, which comes locked with the table's row like its pot
-    (session 16): the move that ends a second deal, rake and all, is as lean as the first one's but for the house
-    account the first deal opened. It used to lock the one house account of every table in a statement of its own,
-    so every deal ending anywhere queued on that row until its transaction committed."""
+    (session 16; it opens with the table): the locked way's move that ends a deal, rake and all, takes no lock of its
+    own. It used to lock the one house account of every table in a statement of its own, so every deal ending
+    anywhere queued on that row until its transaction committed."""
     ann, boris, _ = players
     users = [ann, boris]
     for index, user in enumerate(users):
@@ -211,8 +211,7 @@ def test_a_deal_that_pays_the_house_locks_no_ledger_account_of_its_own_S8(classi
     locking = [q for q in ends[1] if "wallet_ledgeraccount" in q and "FOR UPDATE" in q and "WITH locked" not in q]
     if ON_POSTGRESQL:
         assert locking == [], ends[1]
-        # The lock, the deal's events read, the deal closed with its players' results, and the move's writes (the
-        # first deal's end also opened the house account: a savepoint, its insert and the batch's own statements).
+        # The lock, the deal's events read, the deal closed with its players' results, and the move's writes.
         assert len(ends[1]) == 4, ends[1]
     ledger_matches_engine(classic_table.pk)
     audit_clean()
@@ -372,8 +371,8 @@ def test_a_deals_rows_open_and_close_in_one_statement_text_of_few_parameters_at_
                                                                    started_at=now), players))  # fmt: skip
             results = {seat: (10, 0, -10, False, False, False, False) for seat in range(1, count - 1)}
             results[0] = (10, 10 * (count - 1), 10 * (count - 2), True, True, False, False)
-            door_statements.close_deal(bulgarian_table.pk, number, 0, {"ended_at": now, "pot": 10 * (count - 1),
-                                       "rake": 0, "winners": [{"seat": 0}]}, results, none=empty)  # fmt: skip
+            closed = {"ended_at": now, "pot": 10 * (count - 1), "rake": 0, "winners": [{"seat": 0}]}
+            door_statements.close_deal(bulgarian_table.pk, door_statements.Closing(number, 0, closed, results, empty))
     opened, closed = sent[0::2], sent[1::2]
     assert len(sent) == 4 and opened[0][0] == opened[1][0] and closed[0][0] == closed[1][0], sent
     assert max(count for _, count in sent) <= MAX_CACHED_STATEMENT_PARAMS, sent

@@ -176,11 +176,42 @@ def test_a_process_learns_the_tables_accounts_from_the_change_of_a_locked_action
         return told, answer
 
     told, answer = async_to_sync(scenario)()
-    accounts = LedgerAccount.objects.filter(table_id=classic_table.pk, kind__in=[AccountKind.POT, AccountKind.STACK])
-    assert told == {AccountRef(a.kind, a.user_id, classic_table.pk): a.pk for a in accounts} and len(told) == 3
+    accounts = LedgerAccount.objects.filter(table_id=classic_table.pk)  # its pot, house account and two stacks
+    assert told == {AccountRef(a.kind, a.user_id, classic_table.pk): a.pk for a in accounts} and len(told) == 4
     state = state_of(classic_table.pk)
     assert state.phase != "waiting" and state.pot == 20 and answer["version"] == state.version
     assert door_calls == []  # the deal's start, antes and all, was written on the loop
+    ledger_matches_engine(classic_table.pk)
+    audit_clean()
+
+
+def test_a_fold_that_ends_the_deal_is_written_on_the_loop_after_reading_its_events_S8(classic_table, players,
+                                                                                      door_calls, settings):  # fmt: skip
+    """The deal's end over a socket: its stored events are read on the loop's connection, then the one statement
+    closes the deal with its players' results; no door thread."""
+    ann, boris, _ = players
+    two_seated(classic_table, [ann, boris])
+    settings.SVARA_DECK_PROVIDER = None
+    for user in (ann, boris):
+        services.act(classic_table.pk, user, {"kind": "new_deal"})
+    folder = [ann, boris][state_of(classic_table.pk).turn]
+    cookie = session_cookie(folder)
+
+    async def scenario():
+        socket, _ = await open_socket(f"/ws/tables/{classic_table.pk}/", cookie)
+        await receive(socket)
+        await socket.send_json_to({"type": "fold", "id": "f1"})
+        answer, _ = await receive_until(socket, lambda m: m.get("id") == "f1")
+        await socket.disconnect()
+        return answer
+
+    answer = async_to_sync(scenario)()
+    state = state_of(classic_table.pk)
+    assert state.phase == "waiting" and answer["version"] == state.version
+    assert door_calls == []
+    deal = Deal.objects.get(table=classic_table, number=1, svara=0)
+    assert deal.ended_at is not None and deal.pot == 20
+    assert sorted(DealSeat.objects.filter(deal=deal).values_list("net", flat=True)) == [-10, 10 - deal.rake]
     ledger_matches_engine(classic_table.pk)
     audit_clean()
 

@@ -226,13 +226,82 @@ def test_a_deal_from_the_test_settings_queued_deck_starts_the_locked_way(classic
     assert Table.objects.get(pk=classic_table.pk).test_decks == []
 
 
-def test_a_move_that_ends_the_deal_goes_the_locked_way(classic_table, players):
+def test_a_move_that_ends_a_deal_reads_its_events_and_closes_it_in_one_statement_S8(classic_table, players):
+    """The deal's end: its stored events read (its players' results come from them), then the award, the rake to the
+    table's house account, the events, the deal's row closed with its players' results, the state and the reply in
+    the one statement: no lock, no transaction around it (it went the locked way: four round trips and a thread)."""
     ann, boris, _ = players
     seated_deal(classic_table, [ann, boris])
-    _, sql = statements(services.act, classic_table.pk, to_act(classic_table, [ann, boris]), {"kind": "fold"}, "f1")
-    assert any("FOR UPDATE" in s for s in sql), sql  # the deal's end: the row's lock, its rows closed
-    assert state_of(classic_table.pk).phase == "waiting"
+    folder = to_act(classic_table, [ann, boris])
+    _, sql = statements(services.act, classic_table.pk, folder, {"kind": "fold"}, "f1")
+    assert len(sql) == 2 and sql[0].startswith('SELECT "event"') and sql[1].startswith("WITH guard AS"), sql
+    assert not any("FOR UPDATE" in s for s in sql), sql
+    state = state_of(classic_table.pk)
+    assert state.phase == "waiting" and ClientMessage.objects.get(client_id="f1").response["version"] == state.version
+    deal = Deal.objects.get(table=classic_table, number=1, svara=0)
+    assert deal.ended_at is not None and deal.pot == 20 and deal.server_seed == state.fair.server_seed is not None
+    winner = next(p for p in (ann, boris) if p != folder)
+    assert [w["seat"] for w in deal.winners] == [[ann, boris].index(winner)]
+    rows = {row.user_id: row for row in DealSeat.objects.filter(deal=deal)}
+    assert rows[folder.pk].net == -10 and rows[winner.pk].net == 10 - deal.rake and all(r.ended for r in rows.values())
     ledger_matches_engine(classic_table.pk)
+    audit_clean()
+
+
+def played_to_the_end(table, users) -> None:
+    """A deal of queued cards at `table`: a bet, a raise, calls, then each Show asked for, to its end."""
+    seat_deal = seated_deal(table, users, ("9s 8d 7c", "Ah Kh Qh", "6c 6h 6s"))
+    wanted = [{"kind": "bet", "amount": 20}, {"kind": "raise", "amount": 40}]
+    for step in range(20):
+        state = state_of(table.pk)
+        if state.phase == "waiting":
+            return
+        seat, kinds = next((i, {lg.kind for lg in state.legal_moves(i)}) for i in range(len(users))
+                           if {lg.kind for lg in state.legal_moves(i)} & {"show", "bet", "raise", "call", "check"})  # fmt: skip
+        move = next((m for m in wanted if m["kind"] in kinds), None)
+        if move is not None:
+            wanted.remove(move)
+        else:
+            move = {"kind": next(k for k in ("show", "call", "check") if k in kinds)}
+        services.act(table.pk, users[seat], move, f"e{table.pk}-{step}")
+    raise AssertionError(f"deal {seat_deal.deal_no} did not end")
+
+
+def recorded(table) -> tuple:
+    deal = Deal.objects.get(table=table, number=1, svara=0)
+    results = sorted(DealSeat.objects.filter(deal=deal).values_list(
+        "seat", "stack", "put_in", "won", "net", "won_pot", "played", "tied", "svara_won", "ended"))  # fmt: skip
+    return deal.pot, deal.rake, deal.winners, bool(deal.server_seed), results
+
+
+def test_a_deal_ended_without_the_lock_is_recorded_as_the_locked_way_records_it_S8(players, settings):
+    """The same deal, the same cards and moves, at two tables: with moves without the lock (its end too) and with
+    every move the locked way. The hand histories and the chips are the same."""
+    users = players
+    unlocked = services.create_table(users[0], "classic", 10, 6, False)
+    ended_unlocked = []
+    plain = services.act_unlocked
+
+    def counted(*args):
+        ack = plain(*args)
+        if ack is not None and any(event["type"] == "deal_ended" for event in ack.change.events):
+            ended_unlocked.append(ack.version)
+        return ack
+
+    with mock.patch("tables.services.door.optimistic.act", counted):
+        played_to_the_end(unlocked, users)
+    assert len(ended_unlocked) == 1  # the Show that ended it went without the lock
+    settings.SVARA_UNLOCKED_MOVES = False
+    locked = services.create_table(users[0], "classic", 10, 6, False)
+    with CaptureQueriesContext(connection) as captured:
+        played_to_the_end(locked, users)
+    assert any("FOR UPDATE" in q["sql"] for q in captured.captured_queries)
+    assert recorded(unlocked) == recorded(locked)
+    pot, rake, winners, _revealed, results = recorded(unlocked)
+    assert pot > 60 and rake > 0 and winners and sum(row[4] for row in results) == -rake  # net: the rake went
+    assert [s.stack for s in state_of(unlocked.pk).seats] == [s.stack for s in state_of(locked.pk).seats]
+    for table in (unlocked, locked):
+        ledger_matches_engine(table.pk)
     audit_clean()
 
 
