@@ -77,7 +77,7 @@ class Known:
 
     def __init__(self):
         self.tables: dict[int, tuple[int, str, dict, dict | None]] = {}  # id -> (version, stored, facts, clock)
-        self.accounts: dict[int, dict[AccountRef, int]] = {}  # table id -> {its pot's and stacks' refs: account id}
+        self.accounts: dict[int, dict[AccountRef, int]] = {}  # table id -> {its pot's, house account's, stacks' refs: id}
 
     def seen(self, table_id: int, version: int, stored: str, facts: dict, clock: dict | None) -> None:
         known = self.tables.get(table_id)
@@ -132,10 +132,22 @@ def accounts_told(table_id: int, told) -> None:
 
 @dataclass(frozen=True)
 class NeedsDealEvents:
-    """`plan`'s answer for a move that ends deal `number`: its results are read from the deal's stored events, so
-    the caller reads them (its own way: a thread's connection, a loop's) and plans again with them."""
+    """`plan`'s answer for a move that ends deal `number`, played on the table's `version`: its results come from the
+    deal's stored events, so the caller reads them (its own way: a thread's connection, a loop's) and plans again
+    with them (DealEvents)."""
 
     number: int
+    version: int
+
+
+@dataclass(frozen=True)
+class DealEvents:
+    """The stored events of deal `number`, read after the table's `version` was known committed: every event up to
+    it is among them (a later one means the row moved on, and the move's statement writes nothing)."""
+
+    number: int
+    version: int
+    events: list[dict]
 
 
 @dataclass(frozen=True)
@@ -150,10 +162,11 @@ class Planned:
 
 
 def plan(table_id: int, user, command: Command, client_id: str | None,
-         stored_events: list[dict] | None = None) -> Planned | NeedsDealEvents | None:  # fmt: skip
+         deal_events: DealEvents | None = None) -> Planned | NeedsDealEvents | None:  # fmt: skip
     """`command` played on the state this process knows, with the statement that writes it, or None: then this way
     cannot take it, and the locked way (door._act) must answer it. Reads nothing from the database: a move that
-    ends a deal (not a svara) is NeedsDealEvents until it is given the deal's `stored_events`."""
+    ends a deal (not a svara) is NeedsDealEvents until the caller has read the deal's events (`deal_events`), and
+    None if the known state has moved on meanwhile (the events read may then miss the newer ones)."""
     # A seat's play only, not its comings and goings (a sit, a stand or added chips move a balance, read its
     # limits, change the seats); SQLite has no data-modifying WITH (and one writer at a time anyway).
     if command.kind not in PLAY_KINDS or not isinstance(table_id, int) or rows.db().vendor != "postgresql":
@@ -186,8 +199,6 @@ def plan(table_id: int, user, command: Command, client_id: str | None,
     ends = any(isinstance(event, DealEnded) for event in events)
     if ends and (deal_before is None or svara_before):  # a svara's end writes its chain's first row too: locked
         return None
-    if ends and stored_events is None:
-        return NeedsDealEvents(deal_before)
     starts = any(isinstance(event, DealStarted) for event in events)
     if starts and settings.SVARA_DECK_PROVIDER:  # the test settings' queued decks are the locked way's to deal
         return None
@@ -201,10 +212,14 @@ def plan(table_id: int, user, command: Command, client_id: str | None,
         return None
     if batch is None:
         return None
+    if ends and deal_events is None:
+        return NeedsDealEvents(deal_before, version)
+    if ends and (deal_events.number, deal_events.version) != (deal_before, version):
+        return None
     now = timezone.now()
     stacks = {s: before.stacks[player] for player, s in before.seats.items()}
     openings: list[statements.Opening] = []  # the deal a New deal starts: its rows go in the statement
-    ended = history.Ended(stored_events, []) if ends else None  # the deal it ends: closed in the statement too
+    ended = history.Ended(deal_events.events, []) if ends else None  # the deal it ends: closed in the statement too
     event_rows = history.record(table, deal_before, svara_before, state.version, events, now,
                                 sitters, stacks, state.fair, openings, ended)  # fmt: skip
     door.store_state(table, state, now, action.kind, occupied=True)
@@ -252,7 +267,7 @@ def act(table_id: int, user, command: Command, client_id: str | None):
             stored = reads.deal_events(table_id, planned.number, svara=0)
         except DatabaseError:  # the locked way meets it again, and tells
             return None
-        planned = plan(table_id, user, command, client_id, stored)
+        planned = plan(table_id, user, command, client_id, DealEvents(planned.number, planned.version, stored))
     if not isinstance(planned, Planned):
         return None
     try:
@@ -320,7 +335,8 @@ async def _on_loop(table_id: int, user, command: Command, client_id: str | None,
     planned = plan(table_id, user, command, client_id)
     if isinstance(planned, NeedsDealEvents):
         stored = await _deal_events(table_id, planned.number)
-        planned = None if stored is None else plan(table_id, user, command, client_id, stored)
+        planned = None if stored is None else plan(table_id, user, command, client_id,
+                                                   DealEvents(planned.number, planned.version, stored))  # fmt: skip
     if not isinstance(planned, Planned):
         return None
     # Its own task, shielded: a caller cancelled (its socket closed) does not cut the statement off midway; it runs

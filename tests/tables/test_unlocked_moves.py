@@ -248,6 +248,51 @@ def test_a_move_that_ends_a_deal_reads_its_events_and_closes_it_in_one_statement
     audit_clean()
 
 
+def test_a_deals_end_on_a_stale_state_leaves_the_deal_open_and_the_locked_way_closes_it_once_S8(classic_table,
+                                                                                                    players):  # fmt: skip
+    ann, boris, _ = players
+    seated_deal(classic_table, [ann, boris])
+    folder = to_act(classic_table, [ann, boris])
+    other = next(p for p in (ann, boris) if p != folder)
+    stale = services.known.tables[classic_table.pk]
+    services.act(classic_table.pk, other, {"kind": "open", "card": 0}, "o1")  # a move meanwhile, in "another" process
+    services.known.tables[classic_table.pk] = stale
+    counts = written_rows()
+    assert services.act_unlocked(classic_table.pk, folder, parse_action({"kind": "fold"}), "f1") is None
+    deal = Deal.objects.get(table=classic_table, number=1, svara=0)
+    assert deal.ended_at is None and written_rows() == counts  # the guard held the deal's close back with the rest
+    services.known.tables[classic_table.pk] = stale
+    ack = services.act(classic_table.pk, folder, {"kind": "fold"}, "f1")
+    deal.refresh_from_db()
+    assert deal.ended_at is not None and ack.version == state_of(classic_table.pk).version
+    rows = DealSeat.objects.filter(deal=deal)
+    assert sorted(r.net for r in rows) == [-10, 10 - deal.rake] and sum(r.put_in for r in rows) == 20
+    ledger_matches_engine(classic_table.pk)
+    audit_clean()
+
+
+def test_a_deals_end_is_not_written_with_events_read_before_the_known_state_moved_on_S8(classic_table, players):
+    """The events a deal's end is closed with are read between two plans of the move: if the state this process
+    knows moves on meanwhile (a group message on the loop, another thread), the second plan would play on a newer
+    version than the events were read after, and close the deal without the newer events. It is refused instead."""
+    from tables import reads
+    from tables.services import optimistic
+
+    ann, boris, _ = players
+    seated_deal(classic_table, [ann, boris])
+    folder = to_act(classic_table, [ann, boris])
+    other = next(p for p in (ann, boris) if p != folder)
+    fold = parse_action({"kind": "fold"})
+    needs = optimistic.plan(classic_table.pk, folder, fold, "f1")
+    assert isinstance(needs, optimistic.NeedsDealEvents) and needs.version == state_of(classic_table.pk).version
+    read = optimistic.DealEvents(needs.number, needs.version, reads.deal_events(classic_table.pk, needs.number, svara=0))
+    services.act(classic_table.pk, other, {"kind": "open", "card": 0}, "o1")  # known here: the state moved on
+    assert services.known.version(classic_table.pk) == needs.version + 1
+    assert optimistic.plan(classic_table.pk, folder, fold, "f1", read) is None
+    fresh = optimistic.plan(classic_table.pk, folder, fold, "f1")
+    assert isinstance(fresh, optimistic.NeedsDealEvents) and fresh.version == needs.version + 1
+
+
 def played_to_the_end(table, users) -> None:
     """A deal of queued cards at `table`: a bet, a raise, calls, then each Show asked for, to its end."""
     seat_deal = seated_deal(table, users, ("9s 8d 7c", "Ah Kh Qh", "6c 6h 6s"))
@@ -441,7 +486,25 @@ def play_randomly(data, table, users):
         history.append(services.known.tables[table.pk])
         ledger_matches_engine(table.pk)
     assert ClientMessage.objects.filter(table=table).count() == len(sent)
+    hand_history_matches_events(table)
     audit_clean()
+
+
+def hand_history_matches_events(table):
+    """Every closed deal's (and svara's) players' results are what its stored events give (history.results), by
+    whichever way, and on whichever known state, its end was written."""
+    from tables import reads
+    from tables.services import history
+
+    for deal in Deal.objects.filter(table=table, ended_at__isnull=False):
+        events = reads.deal_events(table.pk, deal.number, svara=deal.svara)
+        tied = next((tuple(e["seats"]) for e in reversed(events) if e["type"] == "svara"), ())
+        expected = history.results(events, tied)
+        for row in DealSeat.objects.filter(deal=deal):
+            result = expected.get(row.seat, history.Result())
+            assert (row.put_in, row.won, row.net, row.tied) == (result.put_in, result.won,
+                                                                 result.won - result.put_in, result.tied), (
+                deal.number, deal.svara, row.seat)  # fmt: skip
 
 
 def nth(items: list, number: int):
