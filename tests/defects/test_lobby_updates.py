@@ -19,7 +19,7 @@ def test_a_seat_change_sends_only_that_table_s_entry_and_a_closing_sends_null(pl
         socket, _ = await open_socket("/ws/lobby/")
         first = await receive(socket)
         await database_sync_to_async(services.sit)(busy.pk, boris, 100)
-        seated, on_the_way = await receive_until(socket, lambda m: m["type"] == "lobby_table")
+        seated, on_the_way = await receive_until(socket, lambda m: m["type"] == "lobby_table" and m["id"] == busy.pk)
         await database_sync_to_async(services.close_table)(busy.pk, staff)
         closed, _ = await receive_until(socket, lambda m: m["type"] == "lobby_table" and m["table"] is None)
         rest = await drain(socket)
@@ -28,7 +28,10 @@ def test_a_seat_change_sends_only_that_table_s_entry_and_a_closing_sends_null(pl
 
     first, on_the_way, seated, closed, rest = async_to_sync(scenario)()
     assert [t["id"] for t in first["tables"]] == [quiet.pk, busy.pk]
-    assert [m["type"] for m in on_the_way] == ["lobby_table"]  # no whole list on a change
+    # No whole list on a change. (Only this test's tables: the lobby group is shared, and an earlier test's table may
+    # still be told of, late, by a thread of that test: CI once saw one here.)
+    ours = [m for m in on_the_way if m["type"] != "lobby_table" or m["id"] in (quiet.pk, busy.pk)]
+    assert [m["type"] for m in ours] == ["lobby_table"]
     assert seated["id"] == busy.pk and seated["table"]["players"] == [{"seat": 0, "name": "Boris", "is_bot": False}]
     assert closed["id"] == busy.pk and closed["version"] >= seated["version"]
     assert not [m for m in rest if m["type"] == "lobby"]
