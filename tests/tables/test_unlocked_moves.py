@@ -509,3 +509,30 @@ def hand_history_matches_events(table):
 
 def nth(items: list, number: int):
     return items[number % len(items)]
+
+
+def test_a_tie_that_goes_on_to_a_svara_goes_the_locked_way_S7(classic_table, players):
+    """A svara's start needs the new deal row's id at once (its players join it): the answer that plays on after a
+    tie goes the locked way, and the deal that tied is closed there, tied."""
+    ann, boris, _ = players
+    seated_deal(classic_table, [ann, boris], ("Ah Kh Qh", "As Ks Qs"))
+    answered = []
+    for step in range(12):
+        state = state_of(classic_table.pk)
+        moves = {i: {lg.kind for lg in state.legal_moves(i)} for i in range(2)}
+        seat = next((i for i in range(2) if "play_on" in moves[i]), None)
+        if seat is not None:
+            _, sql = statements(services.act, classic_table.pk, [ann, boris][seat], {"kind": "play_on"}, f"p{step}")
+            answered.append(sql)
+            if state_of(classic_table.pk).svara_chain:
+                break
+            continue
+        seat, kinds = next((i, k) for i, k in moves.items() if k & {"show", "call", "check", "bet"})
+        kind = next(k for k in ("show", "call", "check") if k in kinds) if kinds - {"bet"} else "bet"
+        services.act(classic_table.pk, [ann, boris][seat], {"kind": kind, **({"amount": 20} if kind == "bet" else {})})
+    assert state_of(classic_table.pk).svara_chain == 1, "the tie went on to a svara"
+    assert any("FOR UPDATE" in s for s in answered[-1]), answered[-1]
+    assert Deal.objects.get(table=classic_table, number=1, svara=0).ended_at is not None
+    assert Deal.objects.filter(table=classic_table, number=1, svara=1, ended_at__isnull=True).exists()
+    ledger_matches_engine(classic_table.pk)
+    audit_clean()
