@@ -191,8 +191,9 @@ class Ended:
 def _close(table: Table, number: int, svara: int, new_rows: list[DealEvent], now, tied: tuple[int, ...] = (),
            fair: FairRecord | None = None, ended: Ended | None = None):
     """The deal's pot, rake and winners from its awards, its players' results from its events (those stored, and
-    those of this action): one read and one statement (two on SQLite); with `ended`, neither (they are the caller's). At the chain's end, `fair` (the server seed revealed, the
-    seeds, every deck dealt) goes to its first row: with it in the same update, or one more for a svara's end."""
+    those of this action): one read and one statement (two on SQLite); with `ended`, neither (the caller's read, the
+    caller's statement). At the chain's end, `fair` (the server seed revealed, the seeds, every deck dealt) goes to
+    its first row: with it in the same update, or one more for a svara's end."""
     stored = reads.deal_events(table.pk, number, svara=svara) if ended is None else ended.stored
     events = [*stored, *(r.event for r in new_rows if r.deal_number == number and r.svara == svara)]
     kinds = {kind.type for kind in AWARDS}
@@ -205,7 +206,8 @@ def _close(table: Table, number: int, svara: int, new_rows: list[DealEvent], now
     closed = {"ended_at": now, "pot": pot, "rake": sum(e["rake"] for e in awards),
               "winners": [w for e in awards for w in e["winners"]], **(record if svara == 0 else {})}  # fmt: skip
     by_seat = results(events, tied)
-    closing = Closing(number, svara, closed, {seat: _row(r, svara) for seat, r in by_seat.items()}, _row(Result(), svara))
+    closing = Closing(number, svara, closed, {seat: _row(r, svara) for seat, r in by_seat.items()},
+                      _row(Result(), svara))  # fmt: skip
     if ended is not None:
         ended.closings.append(closing)
         return

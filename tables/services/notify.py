@@ -38,8 +38,9 @@ class Change:
     status: str
     seats_changed: bool
     bot_seats: frozenset[int]
-    # The table's pot's and stacks' ledger account ids, as (kind, user id, id), when the change read them under the
-    # row's lock: every process at the table learns them, so its next bet there may go without the lock (optimistic).
+    # The table's pot's, house account's and stacks' ledger account ids, as (kind, user id, id), when the change read
+    # them under the row's lock: every process at the table learns them, so its next bet there may go without the
+    # lock (optimistic.accounts_told).
     accounts: tuple = ()
 
     def message(self) -> dict:

@@ -19,12 +19,12 @@ known state may be old: the locked way refuses for certain, in the newest state'
 svara or opens one (a tie, a buy-in: the new row's id is needed at once), moves chips other than bets, the rake and
 winnings, changes the seats (a leaver's seat freed at the deal's end), or calls for a standing answer; a deal
 started from the test settings' queued decks (they are kept on the row); a database error (a single statement
-either wrote all or nothing). So every answer is the locked way's, and this
-path only ever saves the lock and the transaction around one statement.
+either wrote all or nothing). So every answer is the locked way's, and this path only ever saves the lock and the
+transaction around one statement.
 
 The chips stay exact without the accounts' locks: a table's stacks, pot and house account move only with its row
-(door.py), so at the version played on the stacks and pot hold what its state says (the house account only takes); the statement checks the accounts are this table's, and
-the ledger's CHECK constraint stays the backstop."""
+(door.py), so at the version played on the stacks and pot hold what its state says (the house account only takes
+the rake); the statement checks the accounts are this table's, and the ledger's CHECK constraint stays the backstop."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ class Known:
 
     def __init__(self):
         self.tables: dict[int, tuple[int, str, dict, dict | None]] = {}  # id -> (version, stored, facts, clock)
-        self.accounts: dict[int, dict[AccountRef, int]] = {}  # table id -> {its pot's, house account's, stacks' refs: id}
+        self.accounts: dict[int, dict[AccountRef, int]] = {}  # table id -> {its pot's, house's, stacks' refs: id}
 
     def seen(self, table_id: int, version: int, stored: str, facts: dict, clock: dict | None) -> None:
         known = self.tables.get(table_id)
@@ -90,8 +90,12 @@ class Known:
         return -1 if known is None else known[0]
 
     def accounts_seen(self, table_id: int, accounts: dict[AccountRef, LedgerAccount]) -> None:
-        ids = self.accounts.setdefault(table_id, {})
-        ids.update((ref, account.pk) for ref, account in accounts.items() if ref.kind in _TABLE_ACCOUNTS)
+        self.ids_seen(table_id, ((ref, account.pk) for ref, account in accounts.items()))
+
+    def ids_seen(self, table_id: int, ids) -> None:
+        """(ref, account id) pairs of the table's accounts, read here or told (`accounts_told`)."""
+        known_ids = self.accounts.setdefault(table_id, {})
+        known_ids.update((ref, pk) for ref, pk in ids if ref.kind in _TABLE_ACCOUNTS)
         _bound(self.accounts)
 
     def forget(self) -> None:
@@ -114,8 +118,8 @@ def seen(committed) -> None:
 
 def told_accounts(accounts: dict[AccountRef, LedgerAccount] | None) -> tuple:
     """What a change tells every process at the table of its ledger accounts (notify.Change.accounts): the pot's,
-    the house account's and the stacks' ids, as (kind, user id, id). Else the process that did not read them itself (the other players'
-    sits and the pot opened by a deal played there) would send its players' bets the locked way."""
+    the house account's and the stacks' ids, as (kind, user id, id). Else a process that did not read them itself
+    (the other players' sits, a pot opened by a deal played elsewhere) would send its players' bets the locked way."""
     if not accounts:
         return ()
     return tuple((str(ref.kind), ref.user_id, account.pk) for ref, account in accounts.items()
@@ -124,10 +128,7 @@ def told_accounts(accounts: dict[AccountRef, LedgerAccount] | None) -> tuple:
 
 def accounts_told(table_id: int, told) -> None:
     """A change's group message told this process the table's ledger accounts (`told_accounts`)."""
-    ids = known.accounts.setdefault(table_id, {})
-    for kind, user_id, pk in told:
-        ids[AccountRef(AccountKind(kind), user_id, table_id)] = pk
-    _bound(known.accounts)
+    known.ids_seen(table_id, ((AccountRef(AccountKind(kind), user_id, table_id), pk) for kind, user_id, pk in told))
 
 
 @dataclass(frozen=True)

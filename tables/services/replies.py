@@ -36,7 +36,8 @@ class RepliedMeanwhile(Exception):
 
 
 def reply_row(table: Table, user, client_id: str, reply: dict) -> ClientMessage:
-    return ClientMessage(table_id=table.pk, user_id=user.pk, client_id=client_id, response=reply, created_at=timezone.now())
+    return ClientMessage(table_id=table.pk, user_id=user.pk, client_id=client_id, response=reply,
+                         created_at=timezone.now())  # fmt: skip
 
 
 def store(table: Table, user, client_id: str | None, reply: dict) -> None:

@@ -246,7 +246,8 @@ def unlocked_statement(table: Table, played_on: tuple[int, str], events: list[De
     id: those `batch` names) is not that account of this table. Its one row's one value is 1 when it wrote, 0 when
     it wrote nothing. A key taken meanwhile (a transfer's, an event's, the reply's: the same message id twice at
     once) fails the whole statement: nothing written. `opening`: the deal the action starts, its row and players';
-    `closing`: the deal it ends, its row's last fields and its players' results. Built without the database (a loop's connection runs it: tables/loop_db.py)."""
+    `closing`: the deal it ends, its row's last fields and its players' results. Built without the database (a
+    loop's connection runs it: tables/loop_db.py)."""
     db = rows.db()
     ledger = batch is not None and batch.pending
     version, stored = played_on
@@ -442,30 +443,33 @@ def _close_parts(closed: tuple[str, ...], only_if: str) -> tuple[str, str]:
             f"(SELECT %s::jsonb AS results) AS r WHERE {players}.{q('deal_id')} = closed_deal.{q('id')})")  # fmt: skip
 
 
+def _deal_closed_params(db, table_id: int, closing: Closing) -> list:
+    """The parameters of _deal_closed's update: the closed fields' values, then the row's place."""
+    closed = closing.closed
+    values = [Deal._meta.get_field(name).get_db_prep_save(closed[name], db) for name in closed]
+    return [*values, table_id, closing.number, closing.svara]
+
+
 def _close_params(db, table_id: int, closing: Closing) -> list:
     """The parameters of _close_sql's and _close_parts' text."""
-    closed = closing.closed
-    deal_params = [Deal._meta.get_field(name).get_db_prep_save(closed[name], db) for name in closed]
     results = orjson.dumps(closing.by_seat, option=orjson.OPT_NON_STR_KEYS).decode()
-    return [*deal_params, table_id, closing.number, closing.svara, True, *closing.none, results]
+    return [*_deal_closed_params(db, table_id, closing), True, *closing.none, results]
 
 
 def close_deal(table_id: int, closing: Closing) -> None:
     """Close the deal's row and write its players' results (`closing`)."""
-    number, svara, closed, by_seat, none = closing.number, closing.svara, closing.closed, closing.by_seat, closing.none
-    place = [table_id, number, svara]
-    names = tuple(closed)
+    names = tuple(closing.closed)
     db = rows.db()
     with db.cursor() as cursor:
         if db.vendor == "postgresql":
             cursor.execute(_close_sql(names), _close_params(db, table_id, closing))
             return
-        deal_params = [Deal._meta.get_field(name).get_db_prep_save(closed[name], db) for name in names] + place
+        by_seat, place = closing.by_seat, [table_id, closing.number, closing.svara]
         params: list = [True]
-        for column, default in enumerate(none):
+        for column, default in enumerate(closing.none):
             for seat, values in by_seat.items():
                 params += [seat, values[column]]
             params.append(default)
         deal_sql, results_sql = _close_sqlite_sql(len(by_seat), names)
-        cursor.execute(deal_sql, deal_params)
+        cursor.execute(deal_sql, _deal_closed_params(db, table_id, closing))
         cursor.execute(results_sql, params + place)
