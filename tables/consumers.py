@@ -199,7 +199,12 @@ class TableConsumer(GuardedConsumer):
             await self.send_json(reply)
         elif not await self.answer_with_snapshot(ack, request.id):
             await self.send_json(ack.reply)
-        await notify.send_collected(outbox)
+        if outbox:
+            # The answer leaves first: daphne hands a frame to the socket in the event loop's poll for I/O, which
+            # comes between two turns of a task (uvloop, config/web.py), while a publish to Redis is written at once
+            # and wakes Redis, and through it the other daphnes, ahead of the answer on this CPU.
+            await asyncio.sleep(0)
+            await notify.send_collected(outbox)
 
     def render_answer(self, ack, message_id) -> None:
         """The actor's answer rendered before it is known to be written (optimistic.act_from_loop: while PostgreSQL
