@@ -98,6 +98,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="a PostgreSQL server of the stack's own with pg_stat_statements (pgbench runs on it too): "
                              "each play step shows the statements that took the most of its time, the WAL per "
                              "accepted message and the table rows' heap-only updates (bench/live_db.py)")
+    parser.add_argument("--compare", type=Path, default=None, metavar="CHECKOUT",
+                        help="one daphne (--compare-web) runs the code of that other checkout (a `git worktree` of "
+                             "another commit, the same migrations), the other this one's, in the same run: each "
+                             "step also gives the round trip by daphne")
+    parser.add_argument("--compare-web", type=int, choices=(1, 2), default=2,
+                        help="which daphne runs the --compare checkout (default 2; swap it in a second run)")
     parser.add_argument("--target", default=None,
                         help="comma-separated base URLs of a running deployment's daphne processes")
     parser.add_argument("--database-url", default=None, help="with --target: its PostgreSQL database")
@@ -112,6 +118,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         parser.error("--floor starts its own two echo daphnes: not with --target")
     if args.target and args.pg_stats:
         parser.error("--pg-stats starts a PostgreSQL server of its own: not with --target")
+    if args.compare is not None:
+        if args.target:
+            parser.error("--compare starts its own daphnes: not with --target")
+        if not (args.compare / "config" / "web.py").is_file():
+            parser.error(f"--compare {args.compare}: not a checkout of this project (no config/web.py)")
+        args.compare = args.compare.resolve()
     if args.target and not args.database_url:
         parser.error("--target needs --database-url (players and tables are created in its database)")
     if args.pgbench_seconds is None:
@@ -245,14 +257,23 @@ def cpu_per_message(seconds: dict, accepted: int) -> dict | None:
     return {name: round(1000 * value / accepted, 2) for name, value in parts.items()}
 
 
+def web_of(table: int, seat: int, webs: int) -> int:
+    """The daphne (an index) of a table's seat: a table's players spread over the daphnes, its seats taking turns
+    by table, so each daphne plays every seat's part of a deal (the first to act, the last to press New deal)
+    alike; a --compare step's round trips by daphne then differ by their code, not by their seats."""
+    return (table + seat) % webs
+
+
 def play_step(args, mode, tables, players, web_urls, logs, server_processes, db_url=None) -> dict:
     n = len(tables)
     specs = []
     for t, table_id in enumerate(tables):
         for seat in range(SEATS):
             player = players[t * SEATS + seat]
-            url, origin = ws_url(web_urls[(t * SEATS + seat) % len(web_urls)], f"/ws/tables/{table_id}/")
-            specs.append({"url": url, "origin": origin, "cookie": player.cookie, "table": table_id, "seat": seat,
+            web = web_of(t, seat, len(web_urls))
+            url, origin = ws_url(web_urls[web], f"/ws/tables/{table_id}/")
+            specs.append({"url": url, "web": f"web{web + 1}", "origin": origin, "cookie": player.cookie,
+                          "table": table_id, "seat": seat,
                           "buyin": 100 * args.ante, "ante": args.ante, "table_players": SEATS})
     spec = {"kind": "play", "mode": mode, "seconds": args.seconds, "warmup": args.warmup, "think": args.think,
             "players": specs,
@@ -399,6 +420,11 @@ def print_step(step: dict) -> None:
     say(f"        client CPU {step['client_cpu_percent']}%  server CPU {step['server_cpu_percent']}  "
         f"throttled {counts.get('throttled', 0)}  resyncs {counts.get('resyncs', 0)}  "
         f"version skips {counts.get('version_skips', 0)}  load {step['load_before']} → {step['load_after']}")
+    by_web = step.get("round_trip_by_web") or {}
+    if len(by_web) > 1:
+        say("        by daphne: " + "   ".join(
+            f"{web} rt p50/p95/p99 {fmt(rt['p50_ms'])}/{fmt(rt['p95_ms'])}/{fmt(rt['p99_ms'])} ms ({rt['count']})"
+            for web, rt in by_web.items()))
     if step.get("cpu_ms_per_message"):
         say(f"        CPU per accepted message, whole step (ms): {step['cpu_ms_per_message']}")
     if step.get("database"):
@@ -446,11 +472,15 @@ def main(argv: list[str]) -> int:
             processes = []
         else:
             say("# starting the deployment")
-            stack = Stack(keep=args.keep, echo=not args.no_echo, floor=args.floor, say=say, pg_stats=args.pg_stats)
+            stack = Stack(keep=args.keep, echo=not args.no_echo, floor=args.floor, say=say, pg_stats=args.pg_stats,
+                          compare=args.compare, compare_web=args.compare_web)  # fmt: skip
             stack.start()
             web_urls, db_url, redis_url = stack.web_urls, stack.db_url, stack.redis_url
             report["deployment"] = {"web": web_urls, "echo": stack.echo_url, "database": stack.db_name,
                                     "logs": str(stack.log_dir)}
+            if args.compare is not None:
+                report["deployment"]["compare"] = {"web": args.compare_web, "checkout": str(args.compare)}
+                say(f"  web{args.compare_web} runs {args.compare}, web{3 - args.compare_web} this checkout")
             processes = stack.processes
         os.environ.update(live_stack.server_env(db_url, redis_url or ""))
         if not redis_url:

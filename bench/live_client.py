@@ -96,6 +96,7 @@ class Run:
         self.error_samples: list[dict] = []
         self.resync_samples: list[dict] = []
         self.by_kind: dict[str, list[float]] = {}  # acked round trips by message type
+        self.by_web: dict[str, list[float]] = {}  # … and by the daphne that answered (bench/live.py --compare)
         self.counts: Counter = Counter()
         self.deals: set = set()
         # Message ids unique across runs: a sweep re-uses players at the same tables, and the door answers an id it
@@ -220,6 +221,7 @@ class Player:
             if run.in_window(at):
                 run.round_trips.append(now - pending[1])
                 run.by_kind.setdefault(pending[2], []).append(now - pending[1])
+                run.by_web.setdefault(self.spec.get("web", "web1"), []).append(now - pending[1])
                 run.kinds[pending[2]] += 1
             self.wait_above = max(self.wait_above, message.get("version", self.version) - 1)
         else:
@@ -476,6 +478,7 @@ async def run_play(spec: dict) -> dict:
         "deals": len(run.deals), "deals_per_s": round(len(run.deals) / window, 2),
         "round_trip": percentiles(run.round_trips),
         "round_trip_by_type": {kind: percentiles(v) for kind, v in sorted(run.by_kind.items())},
+        "round_trip_by_web": {web: percentiles(v) for web, v in sorted(run.by_web.items())},
         "error_frames": sum(run.errors.values()), "errors_by_code": dict(run.errors),
         "failures": dict(run.failures),
         "errors_while_seating": errors_before, "error_samples": run.error_samples,

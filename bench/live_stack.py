@@ -101,12 +101,13 @@ def _die_with_parent_as_postgres() -> None:
 
 
 class Process:
-    def __init__(self, name: str, args: list[str], env: dict, log_dir: Path, as_postgres: bool = False):
+    def __init__(self, name: str, args: list[str], env: dict, log_dir: Path, as_postgres: bool = False,
+                 cwd: Path = ROOT):  # fmt: skip
         self.name, self.args = name, args
         self.log_path = log_dir / f"{name}.log"
         self._log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
         self.popen = subprocess.Popen(
-            args, cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            args, cwd=cwd, env=env, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             preexec_fn=_die_with_parent_as_postgres if as_postgres else _die_with_parent,
         )
         self.pid = self.popen.pid
@@ -306,8 +307,12 @@ class Stack:
 
     def __init__(self, keep: bool = False, echo: bool = True, say=print, extra_env: dict | None = None,
                  own_postgres_port: int | None = None, redis_port: int | None = None, floor: bool = False,
-                 pg_stats: bool = False):
+                 pg_stats: bool = False, compare: Path | None = None, compare_web: int = 2):
         self.keep, self.echo, self.say = keep, echo, say
+        # With `compare`, daphne `web<compare_web>` runs the code of that other checkout (say a `git worktree` of an
+        # older commit, its migrations the same), beside this checkout's in the same run: an A/B on one machine at
+        # one moment (bench/live.py `--compare`).
+        self.compare, self.compare_web = compare, compare_web
         self.floor = floor  # a second echo daphne: the floor's sockets spread over two processes, as the platform's
         self.extra_env = dict(extra_env or {})  # e.g. the drills' faster clocks, for every server process
         self.commands: dict[str, list[str]] = {}  # by name, to start a killed process again (`respawn`)
@@ -353,8 +358,9 @@ class Stack:
         env.update(self.extra_env)
         return env
 
-    def spawn(self, name: str, args: list[str], env: dict | None = None, as_postgres: bool = False) -> Process:
-        process = Process(name, args, env or self.env(), self.log_dir, as_postgres=as_postgres)
+    def spawn(self, name: str, args: list[str], env: dict | None = None, as_postgres: bool = False,
+              cwd: Path = ROOT) -> Process:  # fmt: skip
+        process = Process(name, args, env or self.env(), self.log_dir, as_postgres=as_postgres, cwd=cwd)
         self.processes.append(process)
         base = name.split(".")[0]
         self.commands.setdefault(base, args)
@@ -419,14 +425,19 @@ class Stack:
             enable(self.db_url)
         self._wait_redis(redis)
         manage = [sys.executable, "manage.py"]
-        for step in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
-            result = subprocess.run([*manage, *step], cwd=ROOT, env=self.env(), capture_output=True, text=True)
+        steps = [(ROOT, ["migrate", "--noinput"]), (ROOT, ["collectstatic", "--noinput"])]
+        if self.compare is not None:  # the other checkout serves its own pages and words
+            steps += [(self.compare, ["compile_translations"]), (self.compare, ["collectstatic", "--noinput"])]
+        for root, step in steps:
+            result = subprocess.run([*manage, *step], cwd=root, env=self.env(), capture_output=True, text=True)
             if result.returncode:
-                raise StackError(f"manage.py {' '.join(step)} failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
+                raise StackError(f"manage.py {' '.join(step)} in {root} failed:\n{result.stdout[-3000:]}"
+                                 f"{result.stderr[-3000:]}")  # fmt: skip
         daphne = [*web_launcher(), "-b", "127.0.0.1"]
         ports = [free_port(), free_port()]
         for i, port in enumerate(ports, 1):  # Procfile: web1, web2
-            self.web.append(self.spawn(f"web{i}", [*daphne, "-p", str(port), "config.asgi:application"]))
+            root = self.compare if self.compare is not None and i == self.compare_web else ROOT
+            self.web.append(self.spawn(f"web{i}", [*daphne, "-p", str(port), "config.asgi:application"], cwd=root))
             self.web_urls.append(f"http://127.0.0.1:{port}")
         celery = [sys.executable, "-m", "celery", "-A", "config"]
         self.spawn("worker", [sys.executable, "-m", *procfile_command("worker")])
