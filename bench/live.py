@@ -293,6 +293,8 @@ def play_step(args, mode, tables, players, web_urls, logs, server_processes, db_
                   cpu_ms_per_message=cpu_per_message(cpu.seconds, server["replies"]))
     if args.pg_stats:
         result["database"] = database.report(server["replies"])
+    if args.compare is not None:
+        result["compare_web"] = f"web{args.compare_web}"
     return result
 
 
@@ -320,7 +322,7 @@ def echo_step(args, mode, n, players, urls, logs, server_processes, floor: bool 
     for t in range(n):
         group = []
         for seat in range(SEATS):
-            url, origin = ws_url(urls[(t * SEATS + seat) % len(urls)], f"/ws/{path}/{t}/")
+            url, origin = ws_url(urls[web_of(t, seat, len(urls))], f"/ws/{path}/{t}/")
             group.append({"url": url, "origin": origin, "cookie": players[t * SEATS + seat].cookie})
         groups.append(group)
     spec = {"kind": "echo", "fanout": floor, "mode": mode, "seconds": args.seconds, "think": args.think,
@@ -420,11 +422,11 @@ def print_step(step: dict) -> None:
     say(f"        client CPU {step['client_cpu_percent']}%  server CPU {step['server_cpu_percent']}  "
         f"throttled {counts.get('throttled', 0)}  resyncs {counts.get('resyncs', 0)}  "
         f"version skips {counts.get('version_skips', 0)}  load {step['load_before']} → {step['load_after']}")
-    by_web = step.get("round_trip_by_web") or {}
-    if len(by_web) > 1:
+    if step.get("compare_web"):  # the actor's answers only: a change's fan-out and the actions/s are shared
         say("        by daphne: " + "   ".join(
-            f"{web} rt p50/p95/p99 {fmt(rt['p50_ms'])}/{fmt(rt['p95_ms'])}/{fmt(rt['p99_ms'])} ms ({rt['count']})"
-            for web, rt in by_web.items()))
+            f"{web}{' (--compare)' if web == step['compare_web'] else ''} rt p50/p95/p99 {fmt(rt['p50_ms'])}/"
+            f"{fmt(rt['p95_ms'])}/{fmt(rt['p99_ms'])} ms ({rt['count']})"
+            for web, rt in step["round_trip_by_web"].items()))
     if step.get("cpu_ms_per_message"):
         say(f"        CPU per accepted message, whole step (ms): {step['cpu_ms_per_message']}")
     if step.get("database"):

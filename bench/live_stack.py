@@ -315,7 +315,7 @@ class Stack:
         self.compare, self.compare_web = compare, compare_web
         self.floor = floor  # a second echo daphne: the floor's sockets spread over two processes, as the platform's
         self.extra_env = dict(extra_env or {})  # e.g. the drills' faster clocks, for every server process
-        self.commands: dict[str, list[str]] = {}  # by name, to start a killed process again (`respawn`)
+        self.commands: dict[str, tuple[list[str], Path]] = {}  # by name, to start a killed one again (`respawn`)
         self.current: dict[str, Process] = {}  # by name, the newest process of that name
         self.starts: dict[str, int] = {}
         self.run_id = f"{os.getpid()}_{int(time.time()) % 100000}"
@@ -363,7 +363,7 @@ class Stack:
         process = Process(name, args, env or self.env(), self.log_dir, as_postgres=as_postgres, cwd=cwd)
         self.processes.append(process)
         base = name.split(".")[0]
-        self.commands.setdefault(base, args)
+        self.commands.setdefault(base, (args, cwd))
         self.current[base] = process
         return process
 
@@ -377,7 +377,8 @@ class Stack:
         """Start a killed process again with the same command (its log: `<name>.<n>.log`); a daphne is waited
         for until it serves."""
         self.starts[name] = self.starts.get(name, 1) + 1
-        process = self.spawn(f"{name}.{self.starts[name]}", self.commands[name])
+        args, cwd = self.commands[name]
+        process = self.spawn(f"{name}.{self.starts[name]}", args, cwd=cwd)
         if name.startswith("web"):
             index = int(name[3:]) - 1
             self.web[index] = process
@@ -425,9 +426,11 @@ class Stack:
             enable(self.db_url)
         self._wait_redis(redis)
         manage = [sys.executable, "manage.py"]
-        steps = [(ROOT, ["migrate", "--noinput"]), (ROOT, ["collectstatic", "--noinput"])]
-        if self.compare is not None:  # the other checkout serves its own pages and words
-            steps += [(self.compare, ["compile_translations"]), (self.compare, ["collectstatic", "--noinput"])]
+        steps = [(ROOT, ["migrate", "--noinput"]), (ROOT, ["compile_translations"]),
+                 (ROOT, ["collectstatic", "--noinput"])]  # fmt: skip
+        if self.compare is not None:  # the other checkout: the same tables, its own pages and words
+            steps += [(self.compare, ["migrate", "--check"]), (self.compare, ["compile_translations"]),
+                      (self.compare, ["collectstatic", "--noinput"])]  # fmt: skip
         for root, step in steps:
             result = subprocess.run([*manage, *step], cwd=root, env=self.env(), capture_output=True, text=True)
             if result.returncode:

@@ -20,10 +20,11 @@ def test_a_compare_path_that_is_no_checkout_is_refused(tmp_path, capsys):
     assert "not a checkout of this project" in capsys.readouterr().err
 
 
-def test_compare_names_a_daphne_and_a_checkout(tmp_path):
+def test_compare_names_a_daphne_and_a_checkout(tmp_path, capsys):
     (tmp_path / "config").mkdir()
     (tmp_path / "config" / "web.py").write_text("")
     args = parse_args(["--compare", str(tmp_path), "--compare-web", "1"])
     assert (args.compare, args.compare_web) == (tmp_path.resolve(), 1)
     with pytest.raises(SystemExit):
         parse_args(["--compare", str(tmp_path), "--target", "http://127.0.0.1:8001", "--database-url", "postgres://x"])
+    assert "--compare starts its own daphnes: not with --target" in capsys.readouterr().err
