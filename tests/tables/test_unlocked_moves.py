@@ -5,6 +5,7 @@ else is off, it writes nothing and the locked way answers. Every answer is the l
 import threading
 from unittest import mock
 
+import psycopg
 import pytest
 from django.conf import settings
 from django.db import close_old_connections, connection, transaction
@@ -72,6 +73,56 @@ def test_a_bet_in_a_deal_is_one_statement_and_moves_its_chips_once(classic_table
     assert len(sql) == 1, sql
     ledger_matches_engine(classic_table.pk)
     audit_clean()
+
+
+def plan_nodes(plan: dict):
+    yield plan
+    for child in plan.get("Plans", ()):
+        yield from plan_nodes(child)
+
+
+def test_a_moves_statement_reads_its_table_and_accounts_by_key_on_a_database_without_statistics_S10(
+    classic_table, players
+):
+    """A new deployment's tables have no statistics yet: the statement's generic plan (a prepared statement's, as the
+    loop's connections keep them) still finds the table's row and each account it moves chips of by its key. It
+    took the status index and read every open table's row, and scanned the whole ledger's accounts, on every move."""
+    ann, boris, _ = players
+    for _n in range(30):  # more open tables than this one
+        Table.objects.create(family=classic_table.family, ante=10, seats=4)
+    seated_deal(classic_table, [ann, boris])
+    ran = []
+
+    def keep(execute, sql, params, many, context):
+        ran.append((sql, params))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(keep):
+        services.act(classic_table.pk, to_act(classic_table, [ann, boris]), {"kind": "bet", "amount": 20}, "b1")
+    (sql, params), = [(sql, params) for sql, params in ran if sql.startswith("WITH guard AS")]
+    assert "wallet_ledgeraccount" in sql
+    numbered, n = sql, 0
+    while "%s" in numbered:
+        n += 1
+        numbered = numbered.replace("%s", f"${n}", 1)
+    raw = connection.connection
+    with transaction.atomic(), psycopg.ClientCursor(raw) as cursor:
+        cursor.execute("DELETE FROM pg_statistic WHERE starelid IN ('tables_table'::regclass, "
+                       "'wallet_ledgeraccount'::regclass)")  # fmt: skip
+        cursor.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+        cursor.execute(f"PREPARE probe AS {numbered}")
+        cursor.execute(f"EXPLAIN (FORMAT JSON) EXECUTE probe({', '.join(['%s'] * n)})", params)
+        (plan,), = cursor.fetchall()
+        cursor.execute("DEALLOCATE probe")
+        transaction.set_rollback(True)
+    nodes = list(plan_nodes(plan[0]["Plan"]))
+    read = {(node["Relation Name"], node["Node Type"]) for node in nodes
+            if node.get("Relation Name") in ("tables_table", "wallet_ledgeraccount") and "Scan" in node["Node Type"]}
+    indexes = {node["Index Name"] for node in nodes if node.get("Index Name", "").startswith(("tables_table",
+                                                                                               "wallet_ledger"))}
+    assert {name for name, _kind in read} == {"tables_table", "wallet_ledgeraccount"}, read
+    assert not any(kind == "Seq Scan" for _name, kind in read), read
+    assert indexes == {"tables_table_pkey", "wallet_ledgeraccount_pkey"}, indexes
 
 
 def test_a_repeated_id_gets_its_stored_reply_even_where_its_move_is_legal_again(classic_table, players, caplog):
