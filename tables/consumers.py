@@ -242,6 +242,8 @@ class TableConsumer(GuardedConsumer):
         await self.send(text_data=rendered or self.render(committed, events, history, answers))
         if closing:
             await self.close(code=4000)
+        elif self.user_id is not None:
+            services.ready_next_move(committed, self.user_id)
         return True
 
     def render(self, committed, events, history, answers) -> str:

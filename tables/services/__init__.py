@@ -10,7 +10,7 @@ batch), history.py (hand histories), replies.py (stored replies to message ids),
 from ..errors import DoorError
 from .chat import chat
 from .door import Ack, act, close_table, create_table, run_out_clock, sit, stand
-from .optimistic import accounts_told, act_from_loop, known
+from .optimistic import accounts_told, act_from_loop, known, ready_next_move
 from .optimistic import act as act_unlocked
 from .optimistic import seen as committed_seen
 from .presence import PRESENCE_HEARTBEAT_SECONDS, connected, disconnected, offline_players, still_here
@@ -27,6 +27,7 @@ __all__ = [
     "act_from_loop",
     "committed_seen",
     "accounts_told",
+    "ready_next_move",
     "known",
     "sit",
     "stand",

@@ -2,6 +2,7 @@
 transaction, on the state this process last saw committed; whenever that state is not the newest, or anything
 else is off, it writes nothing and the locked way answers. Every answer is the locked way's; no chip moves twice."""
 
+import asyncio
 import threading
 from unittest import mock
 
@@ -14,9 +15,10 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from tables import services
+from tables import selectors, services
 from tables.engine.cards import ALL_CARDS
 from tables.engine.fair import commitment
+from tables.engine.play import TableState
 from tables.models import ClientMessage, Deal, DealEvent, DealSeat, Table
 from tables.protocol import parse_action
 from wallet.batch import AccountRef
@@ -123,6 +125,50 @@ def test_a_moves_statement_reads_its_table_and_accounts_by_key_on_a_database_wit
     assert {name for name, _kind in read} == {"tables_table", "wallet_ledgeraccount"}, read
     assert not any(kind == "Seq Scan" for _name, kind in read), read
     assert indexes == {"tables_table_pkey", "wallet_ledgeraccount_pkey"}, indexes
+
+
+def shown(table, user):
+    """The table as committed, shown to `user` in this process (a socket's `show`), on an event loop that then turns:
+    his next move's state is decoded ahead when it is his to play (services.ready_next_move)."""
+    committed = selectors.committed(table.pk)
+    services.committed_seen(committed)
+
+    async def show():
+        services.ready_next_move(committed, user.pk)
+        await asyncio.sleep(0)
+
+    asyncio.run(show())
+    return committed
+
+
+def test_the_state_decoded_ahead_of_a_players_move_serves_that_move_once_S10(classic_table, players, monkeypatch):
+    ann, boris, carl = players
+    seated_deal(classic_table, [ann, boris])
+    player = to_act(classic_table, [ann, boris])
+    other = next(p for p in (ann, boris) if p != player)
+    shown(classic_table, other)  # not his turn: nothing is decoded ahead
+    assert classic_table.pk not in services.known.spares
+    shown(classic_table, player)
+    spare = services.known.spares[classic_table.pk]
+    decodes = []
+    real = TableState.loads.__func__
+    monkeypatch.setattr(TableState, "loads", classmethod(lambda cls, text: decodes.append(text) or real(cls, text)))
+    ack = services.act_unlocked(classic_table.pk, player, parse_action({"kind": "bet", "amount": 20}), "b1")
+    assert ack is not None and ack.change.version == spare.known[0] + 1
+    assert decodes == [] and classic_table.pk not in services.known.spares  # played on it, and it is gone
+    # One decoded ahead of a state no longer the newest known is not played on: the newest is decoded as it plays.
+    answering = to_act(classic_table, [ann, boris])
+    shown(classic_table, answering)
+    stale = services.known.spares[classic_table.pk]
+    services.sit(classic_table.pk, carl, 400, seat=2)  # the locked way: the table moves on, the spare stays
+    services.committed_seen(selectors.committed(classic_table.pk))
+    assert services.known.spares[classic_table.pk] is stale
+    decodes.clear()
+    ack = services.act_unlocked(classic_table.pk, answering, parse_action({"kind": "call"}), "c1")
+    assert ack is not None and ack.change.version == stale.known[0] + 2
+    assert len(decodes) == 1 and classic_table.pk not in services.known.spares
+    ledger_matches_engine(classic_table.pk)
+    audit_clean()
 
 
 def test_a_repeated_id_gets_its_stored_reply_even_where_its_move_is_legal_again(classic_table, players, caplog):
