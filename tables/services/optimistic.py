@@ -94,6 +94,7 @@ class Known:
         known = self.tables.get(table_id)
         if known is None or known[0] < version:
             self.tables[table_id] = (version, stored, facts, clock)
+            self.spares.pop(table_id, None)  # decoded ahead of a state no move will be played on now
             _bound(self.tables)
 
     def version(self, table_id: int) -> int:
@@ -117,7 +118,10 @@ class Known:
 
 def _bound(memo: dict) -> None:
     if len(memo) > _KNOWN_MAX:
-        memo.pop(next(iter(memo), None), None)
+        try:
+            memo.pop(next(iter(memo), None), None)
+        except RuntimeError:  # a door thread changed it meanwhile: the next call bounds it
+            pass
 
 
 known = Known()
