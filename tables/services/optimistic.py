@@ -136,7 +136,7 @@ def ready_next_move(committed, user_id: int) -> None:
     """A player here was just shown `committed`. When his seat is the one to play next, or the deal has ended (New
     deal), his move will most likely be played on that state: it is decoded ahead, with the row the statement is
     built from, once the loop has written his frame (a later turn of the loop), so his move's round trip does not
-    decode it. Between moves on this machine's CPUs, that took a tenth of a move's time on the server."""
+    decode it (0.085 ms less at a paced move's p50 in two swapped same-run A/Bs: docs/benchmarks.md, session 29)."""
     if not settings.SVARA_UNLOCKED_MOVES or rows.db().vendor != "postgresql":  # no move is played this way
         return
     state = selectors.decoded(committed)  # the viewers' shared copy, read only: the move needs its own
